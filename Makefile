@@ -1,0 +1,39 @@
+# The two commands: `make run` starts the whole platform, `make test` runs every test.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+PACKAGES := protos services/runtime[embedded] services/timeline services/news services/scout services/gateway
+CONTEXTS := timeline news scout
+
+.PHONY: install run test proto check-proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(VENV)/bin/python requirements-dev.txt $(wildcard protos/pyproject.toml services/*/pyproject.toml)
+	$(PY) -m pip install --quiet $(foreach p,$(PACKAGES),-e "$(p)") -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) -m devstack
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+proto: install
+	$(PY) protos/generate.py
+
+bench: $(addprefix bench-,$(CONTEXTS))
+
+$(addprefix bench-,$(CONTEXTS)): bench-%: install
+	$(PY) services/$*/bench/run.py
+
+eval-scout: install
+	$(PY) services/scout/eval/evaluate.py $(DATASET)
+
+clean-data:
+	rm -rf .data

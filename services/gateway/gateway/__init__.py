@@ -1,0 +1,1 @@
+"""REST gateway: no domain logic and no database."""

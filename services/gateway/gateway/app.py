@@ -1,0 +1,60 @@
+"""FastAPI application: routes per context, one envelope/error module, channels opened at start-up."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+
+from feeds_runtime import context as request_context
+from gateway import errors
+from gateway.auth import HostSignature, MemberAuth
+from gateway.clients import ServiceChannel
+from gateway.routes import health, news, scout, timeline
+from gateway.settings import GatewaySettings
+
+CONTEXT_ROUTES = {"timeline": timeline, "news": news, "scout": scout}
+
+
+def create_app(settings: GatewaySettings) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        addresses = {"timeline": settings.timeline_address, "news": settings.news_address, "scout": settings.scout_address}
+        app.state.channels = {
+            name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS)
+            for name, module in CONTEXT_ROUTES.items()
+        }
+        yield
+        for channel in app.state.channels.values():
+            await channel.close()
+
+    app = FastAPI(
+        title="Feeds platform gateway",
+        version="1.0.0",
+        description="REST over the timeline, news and scout gRPC services. Each context answers in its own envelope.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.member_auth = MemberAuth(settings)
+    app.state.host_signature = HostSignature(settings)
+    errors.install(app)
+
+    @app.middleware("http")
+    async def request_id(request: Request, call_next):
+        incoming = request.headers.get("x-request-id", "")
+        rid = incoming if 0 < len(incoming) <= 64 and incoming.isascii() else uuid.uuid4().hex
+        request.state.request_id = rid
+        token = request_context.request_id.set(rid)
+        try:
+            response = await call_next(request)
+        finally:
+            request_context.request_id.reset(token)
+        response.headers["x-request-id"] = rid
+        return response
+
+    app.include_router(health.router)
+    for module in CONTEXT_ROUTES.values():
+        app.include_router(module.router)
+    return app

@@ -1,0 +1,102 @@
+"""Who is calling: members by JWT, host backends by HMAC request signature (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+import uuid
+from dataclasses import dataclass
+
+import jwt
+from fastapi import Request
+
+from gateway.errors import ApiError
+from gateway.settings import GatewaySettings
+
+
+class MemberAuth:
+    """Verifies `Authorization: Bearer <jwt>`: HS256 with a shared secret, or RS256 via JWKS."""
+
+    def __init__(self, settings: GatewaySettings) -> None:
+        self._settings = settings
+        self._jwks = jwt.PyJWKClient(settings.jwks_url, cache_keys=True) if settings.jwks_url else None
+
+    def _key_and_algorithms(self, token: str):
+        if self._jwks is not None:
+            return self._jwks.get_signing_key_from_jwt(token).key, ["RS256"]
+        if self._settings.jwt_secret:
+            return self._settings.jwt_secret, ["HS256"]
+        raise ApiError(401, "", "member authentication is not configured")
+
+    def member(self, request: Request, *, required: bool = True) -> uuid.UUID | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if not header:
+            if required:
+                raise ApiError(401, "", "sign-in required")
+            return None
+        if scheme.lower() != "bearer" or not token:
+            raise ApiError(401, "", "expected Authorization: Bearer <token>")
+        try:
+            key, algorithms = self._key_and_algorithms(token)
+            claims = jwt.decode(
+                token, key, algorithms=algorithms, audience=self._settings.jwt_audience,
+                issuer=self._settings.jwt_issuer, options={"require": ["sub", "exp"]},
+            )
+            return uuid.UUID(str(claims["sub"]))
+        except (jwt.PyJWTError, ValueError):
+            raise ApiError(401, "", "invalid or expired token") from None
+
+    def issue_dev_token(self, member_id: uuid.UUID, ttl_seconds: int = 3600) -> str:
+        """Short-lived HS256 token for dev mode's sign-in form and for tests."""
+        if not self._settings.jwt_secret:
+            raise ApiError(404, "", "dev sign-in is not available")
+        now = int(time.time())
+        claims = {"sub": str(member_id), "iat": now, "exp": now + ttl_seconds}
+        if self._settings.jwt_audience:
+            claims["aud"] = self._settings.jwt_audience
+        if self._settings.jwt_issuer:
+            claims["iss"] = self._settings.jwt_issuer
+        return jwt.encode(claims, self._settings.jwt_secret, algorithm="HS256")
+
+
+@dataclass(frozen=True)
+class HostCall:
+    tenant_id: str
+    viewer_id: str  # empty where the call names none
+
+
+def string_to_sign(method: str, raw_path: str, raw_query: str, timestamp: str, viewer: str, body: bytes) -> str:
+    return "\n".join([method.upper(), raw_path, raw_query, timestamp, viewer, hashlib.sha256(body).hexdigest()])
+
+
+def sign(secret: str, method: str, raw_path: str, raw_query: str, timestamp: str, viewer: str, body: bytes) -> str:
+    digest = hmac.new(secret.encode(), string_to_sign(method, raw_path, raw_query, timestamp, viewer, body).encode(),
+                      hashlib.sha256).hexdigest()
+    return f"v1={digest}"
+
+
+class HostSignature:
+    """Checks X-Activity-* headers against the exact bytes sent: path and query are never decoded or
+    re-encoded, so a re-encoded cursor or a reordered query fails like any other tampering."""
+
+    def __init__(self, settings: GatewaySettings) -> None:
+        self._keys = {key.key_id: key for key in settings.host_keys}
+        self._tolerance = settings.signature_tolerance_seconds
+
+    async def verify(self, request: Request) -> HostCall:
+        refused = ApiError(401, "invalid_signature", "request signature is missing, stale or wrong")
+        headers = request.headers
+        key = self._keys.get(headers.get("x-activity-key-id", ""))
+        timestamp = headers.get("x-activity-timestamp", "")
+        signature = headers.get("x-activity-signature", "")
+        viewer = headers.get("x-activity-viewer", "")
+        if key is None or not timestamp.isdigit() or abs(time.time() - int(timestamp)) > self._tolerance:
+            raise refused
+        raw_path = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1").split("?", 1)[0]
+        raw_query = request.scope.get("query_string", b"").decode("latin-1")
+        expected = sign(key.secret, request.method, raw_path, raw_query, timestamp, viewer, await request.body())
+        if not hmac.compare_digest(expected, signature):
+            raise refused
+        return HostCall(tenant_id=key.tenant_id, viewer_id=viewer)

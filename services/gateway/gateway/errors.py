@@ -1,0 +1,115 @@
+"""gRPC status + ErrorInfo → HTTP status and the context's envelope. No stack trace, SQL, token or
+header ever reaches a response: only the domain code, the service's message and safe metadata."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from gateway import envelopes
+from gateway.envelopes import Context
+
+log = logging.getLogger("gateway.errors")
+
+HTTP_STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+
+# The code word each context uses for a malformed request and for the other generic failures.
+VALIDATION_CODE = {Context.TIMELINE: "invalid_request", Context.NEWS: "VALIDATION_ERROR",
+                   Context.SCOUT: "invalid_argument", Context.GATEWAY: "invalid_request"}
+GENERIC_CODE = {
+    401: {Context.NEWS: "UNAUTHORIZED", Context.TIMELINE: "invalid_signature"},
+    404: {Context.NEWS: "NOT_FOUND"},
+    500: {Context.NEWS: "INTERNAL"},
+    503: {Context.NEWS: "SERVICE_UNAVAILABLE"},
+    504: {Context.NEWS: "TIMEOUT"},
+}
+_GENERIC_DEFAULT = {401: "unauthenticated", 404: "not_found", 405: "method_not_allowed", 500: "internal",
+                    503: "unavailable", 504: "timeout"}
+
+
+class ApiError(Exception):
+    """Raised by a route for a request the gateway itself refuses (shape, authentication)."""
+
+    def __init__(self, status: int, code: str, message: str, *, scout_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.scout_code = status, code, message, scout_code
+
+
+def generic_code(context: Context, status: int) -> str:
+    return GENERIC_CODE.get(status, {}).get(context) or _GENERIC_DEFAULT.get(status, "error")
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    if status is None:
+        return None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    return None
+
+
+def from_rpc_error(error: grpc.RpcError) -> ApiError:
+    code = error.code()  # type: ignore[attr-defined]
+    status = HTTP_STATUS.get(code, 500)
+    info = error_info(error)
+    if status == 500 or info is None:
+        if status == 500:
+            log.error("upstream failure", extra={"grpc_code": code.name})
+        return ApiError(status, "", "internal error" if status == 500 else f"upstream {code.name.lower()}")
+    scout_code = info.metadata.get("scout_code")
+    return ApiError(status, info.reason, error.details() or info.reason,  # type: ignore[attr-defined]
+                    scout_code=int(scout_code) if scout_code else None)
+
+
+def install(app: FastAPI) -> None:
+    def render(request: Request, error: ApiError):
+        context = envelopes.context_for_path(request.url.path)
+        return envelopes.error(context, error.status, error.code or generic_code(context, error.status),
+                               error.message, scout_code=error.scout_code)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, error: ApiError):
+        return render(request, error)
+
+    @app.exception_handler(grpc.RpcError)
+    async def _rpc_error(request: Request, error: grpc.RpcError):
+        return render(request, from_rpc_error(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, error: RequestValidationError):
+        context = envelopes.context_for_path(request.url.path)
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path"))
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid request")
+        return render(request, ApiError(400, VALIDATION_CODE[context], message))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException):
+        context = envelopes.context_for_path(request.url.path)
+        return render(request, ApiError(error.status_code, generic_code(context, error.status_code), str(error.detail)))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception):
+        log.exception("unhandled gateway error")
+        return render(request, ApiError(500, "", "internal error"))

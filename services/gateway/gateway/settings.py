@@ -1,0 +1,42 @@
+"""Gateway settings, read once per process (prefix GATEWAY_; TIMELINE_HOST_KEYS as the contract names it)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class HostKey(BaseModel):
+    tenant_id: str
+    key_id: str
+    secret: str
+
+
+class GatewaySettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    timeline_address: str = "127.0.0.1:50051"
+    news_address: str = "127.0.0.1:50052"
+    scout_address: str = "127.0.0.1:50053"
+    # Deadline of one gRPC call from the gateway, seconds.
+    rpc_deadline_seconds: float = Field(default=10.0, gt=0)
+    # Member tokens: HS256 with this secret (dev/test) or RS256 through a JWKS (production).
+    jwt_secret: str | None = None
+    jwks_url: str | None = None
+    jwt_audience: str | None = None
+    jwt_issuer: str | None = None
+    # Dev mode adds the sign-in form that issues short-lived dev tokens; never on in production.
+    dev_mode: bool = False
+    log_level: str = "INFO"
+    host_keys: list[HostKey] = Field(default_factory=list, validation_alias="TIMELINE_HOST_KEYS")
+    # Host signatures older or newer than this many seconds are refused.
+    signature_tolerance_seconds: int = 300
+
+    @field_validator("jwks_url")
+    @classmethod
+    def _jwks(cls, value: str | None) -> str | None:
+        if value and not value.startswith("https://") and not value.startswith("http://127.0.0.1"):
+            raise ValueError("must be an https:// URL")
+        return value

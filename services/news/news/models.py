@@ -1,0 +1,12 @@
+"""Tables of the news schema."""
+
+from __future__ import annotations
+
+from feeds_runtime.db import declarative_base
+from feeds_runtime.outbox import outbox_table
+
+SCHEMA = "news"
+
+Base = declarative_base(SCHEMA)
+
+outbox = outbox_table(Base.metadata)

@@ -1,0 +1,1 @@
+"""Dramatiq actors of the news service. Idempotent; arguments are ids and plain JSON."""

@@ -1,0 +1,7 @@
+"""Dramatiq entry module: the broker is configured before any actor is declared."""
+
+from news.app import SERVICE
+
+broker = SERVICE.configure_worker()
+
+from news import tasks  # noqa: E402,F401  (declares the actors on the configured broker)

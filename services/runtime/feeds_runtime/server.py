@@ -1,0 +1,101 @@
+"""gRPC server bootstrap shared by every service.
+
+Health follows the process's real state: NOT_SERVING until `ready()` says the database is reachable
+and migrated, SERVING after, NOT_SERVING again once SIGTERM starts the drain. On SIGTERM the server
+stops accepting calls and gives in-flight ones `drain_grace_seconds` to finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable, Iterable
+from concurrent import futures
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from feeds_runtime.interceptors import ServerInterceptor
+from feeds_runtime.settings import ServiceSettings
+
+log = logging.getLogger("feeds.server")
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One servicer: its full proto name and how to add it to a server."""
+
+    name: str
+    add: Callable[[grpc.Server], None]
+
+
+class ServiceServer:
+    def __init__(
+        self,
+        settings: ServiceSettings,
+        registrations: Iterable[Registration],
+        ready: Callable[[], bool],
+        readiness_poll_seconds: float = 0.5,
+    ) -> None:
+        self._settings = settings
+        self._registrations = list(registrations)
+        self._ready = ready
+        self._poll = readiness_poll_seconds
+        self._stopping = threading.Event()
+        self._health = health.HealthServicer(experimental_non_blocking=True)
+        self._server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=settings.grpc_workers),
+            interceptors=[ServerInterceptor()],
+            options=[("grpc.so_reuseport", 0)],
+        )
+        for registration in self._registrations:
+            registration.add(self._server)
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)
+        names = [r.name for r in self._registrations]
+        reflection.enable_server_reflection([*names, health.SERVICE_NAME, reflection.SERVICE_NAME], self._server)
+        self._set_status(health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.port = self._server.add_insecure_port(f"{settings.grpc_host}:{settings.grpc_port}")
+
+    def _set_status(self, status: int) -> None:
+        for name in ["", *(r.name for r in self._registrations)]:
+            self._health.set(name, status)
+
+    def _watch_readiness(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                ready = self._ready()
+            except Exception:  # a database that is down is a state, not a crash
+                log.warning("readiness check failed", exc_info=True)
+                ready = False
+            if self._stopping.is_set():
+                return
+            self._set_status(
+                health_pb2.HealthCheckResponse.SERVING if ready else health_pb2.HealthCheckResponse.NOT_SERVING
+            )
+            self._stopping.wait(self._poll if not ready else self._poll * 10)
+
+    def start(self) -> None:
+        self._server.start()
+        threading.Thread(target=self._watch_readiness, name="readiness", daemon=True).start()
+        log.info("listening", extra={"address": f"{self._settings.grpc_host}:{self.port}"})
+
+    def drain(self) -> None:
+        """Report NOT_SERVING, refuse new calls, let in-flight calls finish within the grace."""
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        self._health.enter_graceful_shutdown()
+        log.info("draining", extra={"grace_seconds": self._settings.drain_grace_seconds})
+        self._server.stop(self._settings.drain_grace_seconds).wait()
+        log.info("stopped")
+
+    def serve_forever(self) -> None:
+        self.start()
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        stop.wait()
+        self.drain()

@@ -1,0 +1,101 @@
+"""What a service declares about itself, and the `server | worker | migrate | relay` command line
+every service shares (`python -m timeline server`, …)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from sqlalchemy import Table
+
+from feeds_runtime import migrations
+from feeds_runtime.db import Database, make_engine
+from feeds_runtime.logs import configure_logging
+from feeds_runtime.server import Registration, ServiceServer
+from feeds_runtime.settings import ServiceSettings, load_settings
+
+PROCESS_KINDS = ("server", "worker", "migrate", "relay")
+
+
+@dataclass
+class ServiceDefinition:
+    name: str
+    settings_class: type[ServiceSettings]
+    migrations_dir: Path
+    outbox: Table
+    # Builds the servicers once the database is known.
+    registrations: Callable[["ServiceDefinition"], Sequence[Registration]]
+    # Module that calls `configure_worker()` and then imports the actors.
+    worker_module: str
+    queues: Sequence[str]
+
+    @property
+    def schema(self) -> str:
+        return self.outbox.schema
+
+    @cached_property
+    def settings(self) -> ServiceSettings:
+        return load_settings(self.settings_class)
+
+    @cached_property
+    def database(self) -> Database:
+        return Database(
+            make_engine(self.settings.database_url, pool_size=self.settings.db_pool_size, application_name=self.name)
+        )
+
+    def migrate(self) -> None:
+        migrations.upgrade(self.database.engine, self.migrations_dir, self.schema)
+
+    def is_migrated(self) -> bool:
+        return migrations.is_current(self.database.engine, self.migrations_dir, self.schema)
+
+    def build_server(self) -> ServiceServer:
+        return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated)
+
+    def configure_worker(self):
+        """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
+        from feeds_runtime.jobs import configure_broker
+        from feeds_runtime.outbox import OutboxAck
+
+        configure_logging(self.name, self.settings.log_level)
+        return configure_broker(self.settings, middleware=[OutboxAck(self.database.engine, self.outbox)])
+
+    def relay(self):
+        from feeds_runtime.jobs import configure_broker
+        from feeds_runtime.outbox import Relay
+
+        return Relay(
+            self.database.engine,
+            self.outbox,
+            configure_broker(self.settings),
+            redeliver_after=self.settings.outbox_redeliver_seconds,
+            max_attempts=self.settings.outbox_max_attempts,
+        )
+
+    def main(self, argv: Sequence[str] | None = None) -> None:
+        parser = argparse.ArgumentParser(prog=self.name, description=f"The {self.name} service.")
+        parser.add_argument("kind", choices=PROCESS_KINDS, help="which process to run")
+        kind = parser.parse_args(argv).kind
+        settings = self.settings  # a bad variable stops here, before anything starts
+        configure_logging(self.name, settings.log_level)
+        if kind == "server":
+            self.build_server().serve_forever()
+        elif kind == "migrate":
+            self.migrate()
+        elif kind == "relay":
+            relay = self.relay()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, lambda *_: relay.stop())
+            relay.run()
+        elif kind == "worker":
+            args = [sys.executable, "-m", "dramatiq", self.worker_module,
+                    "--processes", str(settings.worker_processes), "--threads", str(settings.worker_threads),
+                    "--queues", *self.queues]
+            sys.stdout.flush()
+            os.execv(sys.executable, args)

@@ -1,0 +1,87 @@
+"""Typed settings read once per process from environment variables.
+
+Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEWS_`, `SCOUT_`).
+`DATABASE_URL` and `REDIS_URL` are shared names, so one pod spec or one `make run` sets them once.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TypeVar
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+T = TypeVar("T", bound=BaseSettings)
+
+
+def normalize_database_url(value: str) -> str:
+    """Accept postgres://, postgresql:// and postgresql+psycopg:// URLs; always use psycopg 3."""
+    try:
+        url = make_url(value)
+    except ArgumentError:
+        raise ValueError("not a database URL (expected postgresql://user@host:port/dbname)") from None
+    if url.get_backend_name() not in ("postgresql", "postgres"):
+        raise ValueError(f"unsupported database {url.get_backend_name()!r}, expected postgresql")
+    if not url.database:
+        raise ValueError("the URL names no database")
+    return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+class InfraSettings(BaseSettings):
+    """Where PostgreSQL and Redis are; shared by every process kind."""
+
+    model_config = SettingsConfigDict(extra="ignore")
+
+    database_url: str = Field(validation_alias="DATABASE_URL")
+    redis_url: str = Field(validation_alias="REDIS_URL")
+    # Prefix for Dramatiq's Redis keys, so test runs sharing one Redis never see each other's jobs.
+    redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        return normalize_database_url(value)
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str) -> str:
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("expected redis://host:port/db, rediss://… or unix://…")
+        return value
+
+
+class ServiceSettings(InfraSettings):
+    """Settings common to every gRPC service; subclasses set `env_prefix`."""
+
+    grpc_host: str = "127.0.0.1"
+    grpc_port: int = Field(default=50051, ge=0, le=65535)
+    grpc_workers: int = Field(default=16, ge=1)
+    # Seconds in-flight calls get to finish after SIGTERM.
+    drain_grace_seconds: float = Field(default=10.0, gt=0)
+    log_level: str = "INFO"
+    db_pool_size: int = Field(default=10, ge=1)
+    worker_processes: int = Field(default=1, ge=1)
+    worker_threads: int = Field(default=4, ge=1)
+    # An outbox row enqueued but not acknowledged by its actor after this long is sent again.
+    outbox_redeliver_seconds: float = Field(default=60.0, gt=0)
+    outbox_max_attempts: int = Field(default=20, ge=1)
+
+
+def load_settings(cls: type[T]) -> T:
+    """Build the settings object or stop the process with one clear line per bad variable."""
+    try:
+        return cls()
+    except ValidationError as exc:
+        prefix = cls.model_config.get("env_prefix", "")
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            info = cls.model_fields.get(field)
+            name = (info.validation_alias if info and isinstance(info.validation_alias, str) else f"{prefix}{field}").upper()
+            message = error["msg"].removeprefix("Value error, ")
+            problems.append(f"{name}: {message}")
+        print(f"configuration error: {'; '.join(problems)}", file=sys.stderr)
+        raise SystemExit(2) from None

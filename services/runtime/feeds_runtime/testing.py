@@ -1,0 +1,77 @@
+"""Pytest plugin shared by every test suite (registered in the root conftest).
+
+Real infrastructure only: the resolution rule of `infra.resolve`, a fresh database per test
+session (dropped afterwards) and a Redis namespace of its own, so suites never see each other.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from feeds_runtime import infra
+from feeds_runtime.processes import ProcessGroup
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+TEST_DATA_DIR = REPO_ROOT / ".data" / "test"
+
+
+@pytest.fixture(scope="session")
+def infrastructure() -> Iterator[infra.Infra]:
+    resolved = infra.resolve(TEST_DATA_DIR)
+    yield resolved
+
+
+@pytest.fixture(scope="session")
+def database_url(infrastructure: infra.Infra) -> Iterator[str]:
+    url = infrastructure.server_url(f"feeds_test_{uuid.uuid4().hex[:12]}")
+    infra.ensure_database(url)
+    yield url
+    infra.drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def redis_url(infrastructure: infra.Infra) -> str:
+    return infrastructure.redis_url
+
+
+@pytest.fixture(scope="session")
+def redis_namespace() -> str:
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture(scope="session")
+def platform_env(database_url: str, redis_url: str, redis_namespace: str) -> dict[str, str]:
+    """Environment for processes under test: the session's database, Redis and namespace."""
+    return {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "REDIS_NAMESPACE": redis_namespace,
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+@pytest.fixture(scope="session")
+def settings_env(platform_env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """The same environment applied to this test process, for in-process settings objects."""
+    saved = {key: os.environ.get(key) for key in platform_env}
+    os.environ.update(platform_env)
+    yield platform_env
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture
+def processes(tmp_path: Path, platform_env: dict[str, str]) -> Iterator[ProcessGroup]:
+    """Real subprocesses (servers, workers, relays), stopped with SIGTERM after the test.
+    Their logs are in tmp_path/logs and are shown when a start-up check fails."""
+    group = ProcessGroup(log_dir=tmp_path / "logs", env=platform_env)
+    yield group
+    group.stop()

@@ -1,0 +1,1 @@
+"""The scout bounded context."""

@@ -1,0 +1,6 @@
+from alembic import context
+
+from feeds_runtime.migrations import run_env
+from scout.models import Base
+
+run_env(context.config, Base.metadata)
