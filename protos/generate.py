@@ -21,22 +21,22 @@ DEFAULT_OUT = PROTO_ROOT / "gen" / "python"
 
 
 def generate(out_dir: Path) -> list[Path]:
-    sources = sorted(PROTO_ROOT.glob("feeds/**/*.proto"))
-    if not sources:
-        return []
     out_dir.mkdir(parents=True, exist_ok=True)
     well_known = resources.files("grpc_tools") / "_proto"
-    args = [
-        "grpc_tools.protoc",
-        f"-I{PROTO_ROOT}",
-        f"-I{well_known}",
-        f"--python_out={out_dir}",
-        f"--pyi_out={out_dir}",
-        f"--grpc_python_out={out_dir}",
-        *(str(source.relative_to(PROTO_ROOT)) for source in sources),
-    ]
-    if protoc.main(args) != 0:
-        raise SystemExit("protoc failed")
+    failed = []
+    # One protoc run per package, so a broken file in one context never blocks the others.
+    for package_dir in sorted({source.parent for source in PROTO_ROOT.glob("feeds/**/*.proto")}):
+        args = [
+            "grpc_tools.protoc",
+            f"-I{PROTO_ROOT}",
+            f"-I{well_known}",
+            f"--python_out={out_dir}",
+            f"--pyi_out={out_dir}",
+            f"--grpc_python_out={out_dir}",
+            *(str(source.relative_to(PROTO_ROOT)) for source in sorted(package_dir.glob("*.proto"))),
+        ]
+        if protoc.main(args) != 0:
+            failed.append(str(package_dir.relative_to(PROTO_ROOT)))
     # Explicit packages, so the contracts import the same way installed or from a checkout.
     for package_dir in {p.parent for p in out_dir.glob("feeds/**/*.py")} | {out_dir / "feeds"}:
         current = package_dir
@@ -44,6 +44,8 @@ def generate(out_dir: Path) -> list[Path]:
             (current / "__init__.py").touch()
             current = current.parent
     (out_dir / "feeds" / "py.typed").touch()
+    if failed:
+        raise SystemExit(f"protoc failed for {', '.join(failed)}")
     return sorted(out_dir.rglob("*.py*"))
 
 
