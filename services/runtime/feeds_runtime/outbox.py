@@ -23,6 +23,7 @@ from dramatiq.middleware import Middleware
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     DateTime,
     Engine,
     Integer,
@@ -62,12 +63,10 @@ def outbox_table(metadata: MetaData) -> Table:
     )
 
 
-def create_in_migration(schema: str) -> None:
-    """The outbox table, its pending index and the NOTIFY trigger that wakes the relay, for a
-    service's first Alembic revision."""
-    from alembic import op
-
-    outbox_table(MetaData(schema=schema)).create(op.get_bind())
+def create_outbox(connection: Connection, schema: str) -> None:
+    """The outbox table, its pending index and the NOTIFY trigger that wakes the relay (a service's
+    first Alembic revision calls this with `op.get_bind()`)."""
+    outbox_table(MetaData(schema=schema)).create(connection)
     for statement in [
         f"""
         CREATE OR REPLACE FUNCTION "{schema}".outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -79,7 +78,7 @@ def create_in_migration(schema: str) -> None:
         """,
         f'CREATE INDEX ix_outbox_pending ON "{schema}".{TABLE_NAME} (id) WHERE acked_at IS NULL',
     ]:
-        op.execute(statement)
+        connection.execute(text(statement))
 
 
 def add(session: Session, table: Table, queue_name: str, actor_name: str, *args: Any) -> None:

@@ -4,7 +4,9 @@ Revision ID: 0001
 Revises:
 """
 
-from feeds_runtime.outbox import create_in_migration
+from alembic import op
+
+from feeds_runtime.outbox import create_outbox
 
 revision = "0001"
 down_revision = None
@@ -13,7 +15,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    create_in_migration("timeline")
+    create_outbox(op.get_bind(), "timeline")
 
 
 def downgrade() -> None:
