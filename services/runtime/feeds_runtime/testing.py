@@ -34,6 +34,15 @@ def database_url(infrastructure: infra.Infra) -> Iterator[str]:
     infra.drop_database(url)
 
 
+@pytest.fixture
+def fresh_database_url(infrastructure: infra.Infra) -> Iterator[str]:
+    """A database of this test's own, for tests about an empty or concurrently migrated schema."""
+    url = infrastructure.server_url(f"feeds_test_{uuid.uuid4().hex[:12]}")
+    infra.ensure_database(url)
+    yield url
+    infra.drop_database(url)
+
+
 @pytest.fixture(scope="session")
 def redis_url(infrastructure: infra.Infra) -> str:
     return infrastructure.redis_url

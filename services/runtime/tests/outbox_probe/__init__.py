@@ -1,0 +1,1 @@
+"""A minimal service used to prove the outbox: one idempotent actor whose effect is countable."""

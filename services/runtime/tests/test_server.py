@@ -1,0 +1,140 @@
+"""The shared gRPC runtime: health follows readiness and drain, SIGTERM lets in-flight calls finish,
+domain errors become statuses with ErrorInfo, bugs never leak, logs carry the request id."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from feeds_runtime.infra import free_port
+from feeds_runtime.processes import grpc_serving, python_module, wait_for
+
+HERE = Path(__file__).parent
+SERVICE = "probe.v1.Probe"
+
+
+def call(channel: grpc.Channel, method: str, payload: bytes = b"", **kwargs):
+    return channel.unary_unary(f"/{SERVICE}/{method}")(payload, **kwargs)
+
+
+@pytest.fixture
+def probe(processes, platform_env):
+    port = free_port()
+    env = {"PROBE_GRPC_PORT": str(port), "PROBE_DRAIN_GRACE_SECONDS": "5", "PYTHONPATH": str(HERE)}
+    process = processes.start("probe", [sys.executable, str(HERE / "probe_server.py")], env)
+    address = f"127.0.0.1:{port}"
+    wait_for(lambda: grpc_serving(address), "probe SERVING", processes, timeout=30)
+    return process, address
+
+
+def test_sigterm_lets_an_in_flight_call_finish(probe):
+    process, address = probe
+    with grpc.insecure_channel(address) as channel:
+        watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=SERVICE))
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        result: dict = {}
+        slow = threading.Thread(target=lambda: result.setdefault("reply", call(channel, "Slow", b"1500", timeout=10)))
+        slow.start()
+        time.sleep(0.3)
+
+        # When the pod is told to stop while the call is running
+        process.popen.send_signal(signal.SIGTERM)
+
+        # Then health turns NOT_SERVING, new calls are refused, and the running call completes
+        assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
+        time.sleep(0.2)
+        with pytest.raises(grpc.RpcError) as refused:
+            call(channel, "Slow", b"0", timeout=2)
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        slow.join(10)
+        assert result["reply"] == b"done"
+    assert process.popen.wait(10) == 0
+
+
+def test_domain_error_becomes_status_with_error_info(probe):
+    from gateway.errors import error_info
+
+    _, address = probe
+    with grpc.insecure_channel(address) as channel:
+        with pytest.raises(grpc.RpcError) as failed:
+            call(channel, "Fail", metadata=[("x-request-id", "req-fail-1")])
+    assert failed.value.code() == grpc.StatusCode.NOT_FOUND
+    info = error_info(failed.value)
+    assert info.reason == "probe_not_found" and info.metadata["probe_id"] == "p-1"
+
+
+def test_unexpected_error_is_internal_without_details(probe):
+    _, address = probe
+    with grpc.insecure_channel(address) as channel:
+        with pytest.raises(grpc.RpcError) as failed:
+            call(channel, "Crash")
+    assert failed.value.code() == grpc.StatusCode.INTERNAL
+    assert "secret" not in failed.value.details()
+
+
+def test_identity_metadata_reaches_the_handler_and_the_logs(probe, processes):
+    process, address = probe
+    with grpc.insecure_channel(address) as channel:
+        reply = call(channel, "WhoAmI", metadata=[("x-actor-id", "a-1"), ("x-tenant-id", "t-1"), ("x-request-id", "r-42")])
+        assert reply == b"a-1|t-1|r-42"
+        with pytest.raises(grpc.RpcError):
+            call(channel, "Fail", metadata=[("x-request-id", "r-43")])
+    time.sleep(0.2)
+    records = [json.loads(line) for line in process.log_path.read_text().splitlines() if line.startswith("{")]
+    assert any(r["message"] == "failing on purpose" and r["request_id"] == "r-43" for r in records)
+    assert any(r["message"] == "rpc" and r["request_id"] == "r-42" and r["method"].endswith("WhoAmI") for r in records)
+
+
+def test_health_is_not_serving_until_migrated(processes, fresh_database_url):
+    # Given a service started against a database that has no schema yet
+    port = free_port()
+    env = {"TIMELINE_GRPC_PORT": str(port), "DATABASE_URL": fresh_database_url}
+    processes.start("timeline-server", python_module("timeline", "server"), env)
+    address = f"127.0.0.1:{port}"
+
+    def status() -> int | None:
+        try:
+            with grpc.insecure_channel(address) as channel:
+                return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1).status
+        except grpc.RpcError:
+            return None
+
+    wait_for(lambda: status() is not None, "timeline listening", processes, timeout=30)
+    time.sleep(1.0)
+    assert status() == health_pb2.HealthCheckResponse.NOT_SERVING
+
+    # When its migrations run
+    processes.run("timeline-migrate", python_module("timeline", "migrate"), env)
+
+    # Then it reports SERVING
+    wait_for(lambda: status() == health_pb2.HealthCheckResponse.SERVING, "SERVING after migrate", processes, timeout=30)
+
+
+def test_concurrent_migrations_apply_once(processes, fresh_database_url):
+    # Two pods migrating the same empty database at once both succeed: the advisory lock serialises them
+    env = {"DATABASE_URL": fresh_database_url}
+    pods = [processes.start(f"migrate-{i}", python_module("timeline", "migrate"), env) for i in range(2)]
+    assert [pod.popen.wait(120) for pod in pods] == [0, 0]
+
+
+def test_bad_setting_stops_with_one_clear_line(tmp_path):
+    import subprocess
+
+    result = subprocess.run(
+        python_module("timeline", "server"),
+        env={"DATABASE_URL": "mysql://nope", "REDIS_URL": "redis://127.0.0.1:1/0", "TIMELINE_GRPC_PORT": "not-a-port",
+             "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("configuration error:")
+    assert "DATABASE_URL" in lines[0] and "TIMELINE_GRPC_PORT" in lines[0] and "Traceback" not in result.stderr
