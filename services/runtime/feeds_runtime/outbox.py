@@ -14,7 +14,7 @@ import logging
 import select
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import dramatiq
@@ -126,6 +126,7 @@ class Relay:
         redeliver_after: float = 60.0,
         max_attempts: int = 20,
         poll_seconds: float = 1.0,
+        on_cycle: Callable[[], None] | None = None,
     ) -> None:
         self._engine = engine
         self._table = table
@@ -134,6 +135,8 @@ class Relay:
         self._redeliver_after = redeliver_after
         self._max_attempts = max_attempts
         self._poll = poll_seconds
+        # Called on every turn of the loop (the liveness heartbeat).
+        self._on_cycle = on_cycle or (lambda: None)
         self._stop = threading.Event()
 
     def relay_once(self) -> int:
@@ -182,6 +185,7 @@ class Relay:
                 with psycopg.connect(url, autocommit=True) as listener:
                     listener.execute(f'LISTEN "{channel}"')
                     while not self._stop.is_set():
+                        self._on_cycle()
                         while self.relay_once() == self._batch_size:
                             pass
                         # Wait for a NOTIFY or the poll interval, whichever comes first.
@@ -191,6 +195,7 @@ class Relay:
                                 pass
             except Exception:
                 log.exception("relay error; retrying")
+                self._on_cycle()  # alive and retrying: a database outage is not a hung relay
                 self._stop.wait(1.0)
 
 

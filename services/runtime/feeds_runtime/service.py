@@ -60,22 +60,29 @@ class ServiceDefinition:
 
     def configure_worker(self):
         """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
+        from feeds_runtime.heartbeat import WorkerHeartbeat
         from feeds_runtime.jobs import configure_broker
         from feeds_runtime.outbox import OutboxAck
 
         configure_logging(self.name, self.settings.log_level)
-        return configure_broker(self.settings, middleware=[OutboxAck(self.database.engine, self.outbox)])
+        middleware = [OutboxAck(self.database.engine, self.outbox)]
+        if self.settings.heartbeat_dir:
+            middleware.append(WorkerHeartbeat(self.settings.heartbeat_dir))
+        return configure_broker(self.settings, middleware=middleware)
 
     def relay(self):
+        from feeds_runtime.heartbeat import Heartbeat
         from feeds_runtime.jobs import configure_broker
         from feeds_runtime.outbox import Relay
 
+        heartbeat = Heartbeat(self.settings.heartbeat_dir, "relay") if self.settings.heartbeat_dir else None
         return Relay(
             self.database.engine,
             self.outbox,
             configure_broker(self.settings),
             redeliver_after=self.settings.outbox_redeliver_seconds,
             max_attempts=self.settings.outbox_max_attempts,
+            on_cycle=heartbeat.beat if heartbeat else None,
         )
 
     def main(self, argv: Sequence[str] | None = None) -> None:

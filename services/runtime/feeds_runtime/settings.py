@@ -68,6 +68,8 @@ class ServiceSettings(InfraSettings):
     # An outbox row enqueued but not acknowledged by its actor after this long is sent again.
     outbox_redeliver_seconds: float = Field(default=60.0, gt=0)
     outbox_max_attempts: int = Field(default=20, ge=1)
+    # Folder where worker and relay processes write the heartbeats their liveness probe checks; unset, none.
+    heartbeat_dir: str | None = None
 
 
 def load_settings(cls: type[T]) -> T:
