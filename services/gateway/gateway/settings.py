@@ -13,7 +13,7 @@ class HostKey(BaseModel):
 
 
 class GatewaySettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", populate_by_name=True)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
