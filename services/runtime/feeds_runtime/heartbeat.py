@@ -9,7 +9,7 @@ for good. So each process touches its own file in a heartbeat folder only while 
 - the relay (`Heartbeat.beat` on every loop turn) as long as its loop turns.
 
 The probe, `python -m feeds_runtime.heartbeat DIR --max-age SECONDS`, fails when the folder holds no
-heartbeat or any heartbeat is older than SECONDS.
+heartbeat of a running process or any such heartbeat is older than SECONDS.
 """
 
 from __future__ import annotations
@@ -94,11 +94,12 @@ class WorkerHeartbeat(Middleware):
 
 def check(directory: Path, max_age: float) -> str | None:
     """Why the processes writing to `directory` are not live, or None when they are."""
-    beats = sorted(directory.glob("*-*")) if directory.is_dir() else []
-    if not beats:
-        return f"no heartbeat in {directory}"
+    beats = sorted(directory.glob("*-[0-9]*")) if directory.is_dir() else []
     now = time.time()
-    for beat in beats:
+    live = [beat for beat in beats if _alive(beat.name.rpartition("-")[2])]
+    if not live:
+        return f"no heartbeat of a running process in {directory}"
+    for beat in live:
         try:
             age = now - beat.stat().st_mtime
         except FileNotFoundError:  # the process shut down cleanly meanwhile
@@ -106,6 +107,19 @@ def check(directory: Path, max_age: float) -> str | None:
         if age > max_age:
             return f"{beat.name}: last heartbeat {age:.0f}s ago (limit {max_age:.0f}s)"
     return None
+
+
+def _alive(pid: str) -> bool:
+    """Whether `pid` runs here; a file left by a container that restarted names a pid that is gone."""
+    if not pid.isdigit() or int(pid) == 0:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # runs, as another user
+        pass
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:

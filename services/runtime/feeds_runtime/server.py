@@ -23,6 +23,10 @@ from feeds_runtime.settings import ServiceSettings
 
 log = logging.getLogger("feeds.server")
 
+# Health name that is SERVING from start to drain whatever the database does: a liveness probe on it
+# restarts a server whose threads are stuck, never one that merely waits for PostgreSQL.
+LIVENESS = "liveness"
+
 
 @dataclass(frozen=True)
 class Registration:
@@ -79,6 +83,7 @@ class ServiceServer:
 
     def start(self) -> None:
         self._server.start()
+        self._health.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
         threading.Thread(target=self._watch_readiness, name="readiness", daemon=True).start()
         log.info("listening", extra={"address": f"{self._settings.grpc_host}:{self.port}"})
 
