@@ -12,7 +12,7 @@ from feeds_runtime import context as request_context
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
-from gateway.routes import health, news, scout, timeline
+from gateway.routes import health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
 
 CONTEXT_ROUTES = {"timeline": timeline, "news": news, "scout": scout}
@@ -57,4 +57,5 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     app.include_router(health.router)
     for module in CONTEXT_ROUTES.values():
         app.include_router(module.router)
+    app.include_router(pages.router)
     return app

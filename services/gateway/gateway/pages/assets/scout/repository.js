@@ -1,0 +1,289 @@
+// Scout repository (spec 5.2): the pages read runs and results only through listRuns / listRunPosts
+// and the actions below. Two implementations share one contract: `createLiveRepository` over the
+// REST API and `createMockRepository` over fixture data. Both return the same domain objects
+// (camelCase, times as Date or null) and the same Page shape, so a page never pages an array itself.
+
+import { apiRequest } from "../session.js";
+
+export const RUNS_PAGE_SIZE = 10;
+export const POSTS_PAGE_SIZE = 8;
+export const MAX_PAGE_SIZE = 50;
+export const TERMINAL_STATUSES = new Set(["succeeded", "failed", "cancelled"]);
+
+// page < 1 → 1; pageSize < 1 → the endpoint default; never above 50.
+export function normalizePaging(query = {}, defaultSize) {
+  const page = Math.trunc(Number(query.page));
+  const size = Math.trunc(Number(query.pageSize));
+  return {
+    page: Number.isFinite(page) && page >= 1 ? page : 1,
+    pageSize: Number.isFinite(size) && size >= 1 ? Math.min(size, MAX_PAGE_SIZE) : defaultSize,
+  };
+}
+
+export class RepositoryError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// Wire times are int64 UTC unix nanoseconds (number or decimal string). 0, missing, invalid or
+// later than now is "unknown" (null): never replaced by another field.
+export function nanosToDate(value, { futureIsUnknown = false } = {}) {
+  if (value === null || value === undefined || value === "" || value === 0 || value === "0") return null;
+  let millis;
+  try {
+    millis = Number(BigInt(typeof value === "number" ? Math.trunc(value) : String(value)) / 1000000n);
+  } catch {
+    return null;
+  }
+  if (!Number.isFinite(millis) || millis <= 0) return null;
+  if (futureIsUnknown && millis > Date.now() + 60_000) return null;
+  return new Date(millis);
+}
+
+function field(wire, ...names) {
+  for (const name of names) if (wire[name] !== undefined) return wire[name];
+  return undefined;
+}
+
+export function toRun(wire) {
+  return {
+    id: wire.id,
+    jobId: field(wire, "job_id") || null,
+    themeKey: field(wire, "theme_key") || "",
+    themeLabel: field(wire, "theme_label") || field(wire, "theme_key") || "",
+    intent: wire.intent || "",
+    mode: wire.mode || "",
+    legacy: Boolean(wire.legacy),
+    targetCount: Number(field(wire, "target_count") || 0),
+    status: wire.status,
+    searchedCount: Number(field(wire, "searched_count") || 0),
+    duplicateCount: Number(field(wire, "duplicate_count") || 0),
+    irrelevantCount: Number(field(wire, "irrelevant_count") || 0),
+    eligibleCount: Number(field(wire, "eligible_count") || 0),
+    pendingCount: Number(field(wire, "pending_count") || 0),
+    shortfallCount: Number(field(wire, "shortfall_count") || 0),
+    shortfallReasons: [...(field(wire, "shortfall_reasons") || [])],
+    errorSummary: field(wire, "error_summary") || "",
+    createdAt: nanosToDate(field(wire, "created_at")),
+    startedAt: nanosToDate(field(wire, "started_at")),
+    completedAt: nanosToDate(field(wire, "completed_at")),
+  };
+}
+
+export function toPost(wire) {
+  return {
+    id: wire.id,
+    runId: field(wire, "run_id"),
+    themeKey: field(wire, "theme_key") || "",
+    text: wire.text || "",
+    author: wire.author || field(wire, "username") || "",
+    url: wire.url || field(wire, "permalink") || "",
+    matchReason: field(wire, "match_reason") || "",
+    score: Number(wire.score || 0),
+    status: field(wire, "outreach_status", "status") || "new",
+    postedAt: nanosToDate(field(wire, "posted_at"), { futureIsUnknown: true }),
+    createdAt: nanosToDate(field(wire, "created_at")),
+  };
+}
+
+function toPage(items, pagination) {
+  return {
+    items,
+    page: pagination.page,
+    pageSize: pagination.pageSize,
+    total: pagination.total,
+    totalPages: pagination.totalPages,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live: the public REST API (scout envelope {code, message, data, error}).
+
+async function scoutCall(method, path, body) {
+  const response = await apiRequest(method, path, body);
+  let envelope = null;
+  try {
+    envelope = await response.json();
+  } catch {
+    envelope = null;
+  }
+  if (!response.ok || !envelope || envelope.code !== 102000) {
+    throw new RepositoryError(
+      response.status,
+      (envelope && envelope.error) || "unavailable",
+      (envelope && envelope.message) || response.statusText,
+    );
+  }
+  return envelope.data;
+}
+
+function query(params) {
+  return new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)])).toString();
+}
+
+export function createLiveRepository() {
+  return {
+    kind: "live",
+    async listRuns(q = {}) {
+      const paging = normalizePaging(q, RUNS_PAGE_SIZE);
+      const data = await scoutCall("GET", `/api/v1/scout/runs?${query(paging)}`);
+      return toPage(data.list.map(toRun), data.pagination);
+    },
+    async getRun(runId) {
+      const data = await scoutCall("GET", `/api/v1/scout/runs/${encodeURIComponent(runId)}`);
+      return toRun(data.run || data);
+    },
+    async listRunPosts(runId, q = {}) {
+      const paging = normalizePaging(q, POSTS_PAGE_SIZE);
+      const data = await scoutCall("GET", `/api/v1/scout/runs/${encodeURIComponent(runId)}/posts?${query(paging)}`);
+      return { ...toPage(data.list.map(toPost), data.pagination), run: toRun(data.run) };
+    },
+    async createScan(brief) {
+      const data = await scoutCall("POST", "/api/v1/scout/scan", { brief });
+      return { run: toRun(data.run), job: data.job };
+    },
+    async deleteRun(runId) {
+      await scoutCall("DELETE", `/api/v1/scout/runs/${encodeURIComponent(runId)}`);
+    },
+    async actOnPost(postId, action) {
+      const data = await scoutCall("POST", `/api/v1/scout/posts/${encodeURIComponent(postId)}/${action}`);
+      return data && data.id ? toPost(data) : null;
+    },
+    async deletePost(postId) {
+      await scoutCall("DELETE", `/api/v1/scout/posts/${encodeURIComponent(postId)}`);
+    },
+    async getJob(jobId) {
+      return scoutCall("GET", `/api/v1/jobs/${encodeURIComponent(jobId)}`);
+    },
+    async cancelJob(jobId) {
+      return scoutCall("POST", `/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mock: fixture data in the REST wire shape ({runs: [...], posts: [...]}), ordered and paged by the
+// same rules as the server: runs created_at DESC, id DESC; results score DESC, known posted_at
+// before unknown, posted_at DESC, created_at DESC, id DESC.
+
+function nanos(value) {
+  const date = value instanceof Date ? value : null;
+  return date ? date.getTime() : -1;
+}
+
+function compareDesc(a, b) {
+  return a === b ? 0 : a > b ? -1 : 1;
+}
+
+export function compareRuns(a, b) {
+  return compareDesc(nanos(a.createdAt), nanos(b.createdAt)) || compareDesc(a.id, b.id);
+}
+
+export function comparePosts(a, b) {
+  return (
+    compareDesc(a.score, b.score) ||
+    compareDesc(a.postedAt !== null, b.postedAt !== null) ||
+    compareDesc(nanos(a.postedAt), nanos(b.postedAt)) ||
+    compareDesc(nanos(a.createdAt), nanos(b.createdAt)) ||
+    compareDesc(a.id, b.id)
+  );
+}
+
+function pageOf(sorted, paging) {
+  const total = sorted.length;
+  const offset = (paging.page - 1) * paging.pageSize;
+  return {
+    items: sorted.slice(offset, offset + paging.pageSize).map((item) => ({ ...item })),
+    page: paging.page,
+    pageSize: paging.pageSize,
+    total,
+    totalPages: Math.ceil(total / paging.pageSize),
+  };
+}
+
+const PENDING = new Set(["new", "drafted"]);
+const ACTIONS = { draft: ["new", "drafted"], skip: ["new", "drafted"], publish: ["new", "drafted"] };
+const ACTION_STATUS = { draft: "drafted", skip: "skipped", publish: "published" };
+
+export function createMockRepository(fixtures) {
+  const runs = new Map(fixtures.runs.map((wire) => [wire.id, toRun(wire)]));
+  const posts = new Map(fixtures.posts.map((wire) => [wire.id, toPost(wire)]));
+  const notFound = () => new RepositoryError(404, "not_found", "run or post not found");
+
+  // pending_count always reflects the whole run's current post states (spec 3.2).
+  function runWithCounts(run) {
+    if (!TERMINAL_STATUSES.has(run.status)) return { ...run };
+    const members = [...posts.values()].filter((post) => post.runId === run.id);
+    return { ...run, pendingCount: members.filter((post) => PENDING.has(post.status)).length };
+  }
+
+  return {
+    kind: "mock",
+    async listRuns(q = {}) {
+      const sorted = [...runs.values()].sort(compareRuns).map(runWithCounts);
+      return pageOf(sorted, normalizePaging(q, RUNS_PAGE_SIZE));
+    },
+    async getRun(runId) {
+      const run = runs.get(runId);
+      if (!run) throw notFound();
+      return runWithCounts(run);
+    },
+    async listRunPosts(runId, q = {}) {
+      const run = runs.get(runId);
+      if (!run) throw notFound();
+      // A run that has not finished exposes no results (flow E).
+      const members = run.status === "succeeded" ? [...posts.values()].filter((post) => post.runId === runId) : [];
+      return { ...pageOf(members.sort(comparePosts), normalizePaging(q, POSTS_PAGE_SIZE)), run: runWithCounts(run) };
+    },
+    async createScan(brief) {
+      const id = crypto.randomUUID();
+      const jobId = crypto.randomUUID();
+      const wire = {
+        id, job_id: jobId, theme_key: brief.intent, theme_label: brief.intent, intent: brief.intent,
+        mode: brief.mode || "topic", target_count: brief.target_count, status: "queued",
+        created_at: String(BigInt(Date.now()) * 1000000n), shortfall_reasons: [],
+      };
+      runs.set(id, toRun(wire));
+      return { run: runWithCounts(runs.get(id)), job: { id: jobId, status: "queued" } };
+    },
+    async deleteRun(runId) {
+      const run = runs.get(runId);
+      if (!run) throw notFound();
+      if (!TERMINAL_STATUSES.has(run.status)) {
+        throw new RepositoryError(409, "run_not_terminal", "run is still queued or running");
+      }
+      runs.delete(runId);
+      for (const post of [...posts.values()]) if (post.runId === runId) posts.delete(post.id);
+    },
+    async actOnPost(postId, action) {
+      const post = posts.get(postId);
+      if (!post) throw notFound();
+      if (!ACTIONS[action].includes(post.status)) {
+        throw new RepositoryError(409, "post_state_conflict", "the post is not in a state for this action");
+      }
+      post.status = ACTION_STATUS[action];
+      return { ...post };
+    },
+    async deletePost(postId) {
+      const post = posts.get(postId);
+      if (!post) throw notFound();
+      posts.delete(postId);
+      const run = runs.get(post.runId);
+      if (run) run.eligibleCount = Math.max(run.eligibleCount - 1, 0);
+    },
+    async getJob(jobId) {
+      const run = [...runs.values()].find((candidate) => candidate.jobId === jobId);
+      if (!run) throw notFound();
+      return { id: jobId, status: run.status, progress: "" };
+    },
+    async cancelJob(jobId) {
+      const run = [...runs.values()].find((candidate) => candidate.jobId === jobId);
+      if (!run) throw notFound();
+      if (!TERMINAL_STATUSES.has(run.status)) run.status = "cancelled";
+      return { id: jobId, status: run.status };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+"""The browser pages (/scout, /feed), their static assets, and dev mode's sign-in form.
+
+The pages are plain HTML and ES modules that speak only the public REST API. The sign-in form
+exists only when GATEWAY_DEV_MODE is true: it issues a short-lived HS256 token for a chosen member.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import uuid
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
+from pydantic import BaseModel, Field
+
+from gateway.errors import ApiError
+
+router = APIRouter(include_in_schema=False)
+
+PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+ASSETS_DIR = PAGES_DIR / "assets"
+DEV_TOKEN_TTL_SECONDS = 3600
+SIGN_IN_PATH = "/dev/sign-in"
+# Pages load scripts and styles from this origin only; avatars and logos may come from https hosts.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; object-src 'none'; "
+                               "base-uri 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-cache",
+}
+mimetypes.add_type("text/javascript", ".js")
+
+
+def _page(request: Request, name: str) -> HTMLResponse:
+    html = (PAGES_DIR / name).read_text(encoding="utf-8")
+    if request.app.state.settings.dev_mode:
+        html = html.replace("<!--dev-sign-in-->", f'<meta name="feeds-dev-sign-in" content="{SIGN_IN_PATH}">')
+    return HTMLResponse(html, headers=SECURITY_HEADERS)
+
+
+@router.get("/", response_class=RedirectResponse)
+async def root() -> RedirectResponse:
+    return RedirectResponse("/feed", status_code=307)
+
+
+@router.get("/scout", response_class=HTMLResponse)
+async def scout_page(request: Request) -> HTMLResponse:
+    return _page(request, "scout.html")
+
+
+@router.get("/feed", response_class=HTMLResponse)
+async def feed_page(request: Request) -> HTMLResponse:
+    return _page(request, "feed.html")
+
+
+@router.get("/pages/assets/{asset_path:path}")
+async def asset(asset_path: str) -> FileResponse:
+    path = (ASSETS_DIR / asset_path).resolve()
+    if not path.is_relative_to(ASSETS_DIR) or not path.is_file():
+        raise ApiError(404, "not_found", "no such asset")
+    return FileResponse(path, headers=SECURITY_HEADERS)
+
+
+def _require_dev_mode(request: Request) -> None:
+    if not request.app.state.settings.dev_mode:
+        raise ApiError(404, "not_found", "not found")
+
+
+@router.get(SIGN_IN_PATH, response_class=HTMLResponse)
+async def sign_in_form(request: Request) -> HTMLResponse:
+    _require_dev_mode(request)
+    return _page(request, "sign-in.html")
+
+
+class DevSignIn(BaseModel):
+    member_id: uuid.UUID = Field(alias="memberId")
+
+
+@router.post(SIGN_IN_PATH)
+async def sign_in(request: Request, body: DevSignIn) -> JSONResponse:
+    _require_dev_mode(request)
+    token = request.app.state.member_auth.issue_dev_token(body.member_id, DEV_TOKEN_TTL_SECONDS)
+    return JSONResponse({"token": token, "memberId": str(body.member_id), "expiresIn": DEV_TOKEN_TTL_SECONDS},
+                        headers={"Cache-Control": "no-store"})
