@@ -2,21 +2,42 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from feeds_runtime.server import Registration
+from feeds.scout.v1 import scout_pb2_grpc
+from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.service import ServiceDefinition
 from scout.models import outbox
 from scout.settings import ScoutSettings
 
-QUEUES = ["scout.default"]
+QUEUES = ["scout.scan"]
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
-    return []
+    from scout.servicer import JobServicer, ScoutServicer
+
+    scout_servicer = ScoutServicer(service.database, service.settings)
+    job_servicer = JobServicer(service.database)
+    return [
+        Registration(name="feeds.scout.v1.ScoutService",
+                     add=lambda server: scout_pb2_grpc.add_ScoutServiceServicer_to_server(scout_servicer, server)),
+        Registration(name="feeds.scout.v1.JobService",
+                     add=lambda server: scout_pb2_grpc.add_JobServiceServicer_to_server(job_servicer, server)),
+    ]
 
 
-SERVICE = ServiceDefinition(
+@dataclass
+class ScoutServiceDefinition(ServiceDefinition):
+    def build_server(self) -> ServiceServer:
+        """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled."""
+        from scout.scan import watchdog
+
+        watchdog.start(self.database, self.settings)
+        return super().build_server()
+
+
+SERVICE = ScoutServiceDefinition(
     name="scout",
     settings_class=ScoutSettings,
     migrations_dir=Path(__file__).parent / "migrations",

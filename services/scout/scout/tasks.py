@@ -1,1 +1,36 @@
 """Dramatiq actors of the scout service. Idempotent; arguments are ids and plain JSON."""
+
+from __future__ import annotations
+
+import uuid
+from functools import cache
+
+import dramatiq
+import redis
+
+from scout.app import SERVICE
+from scout.scan.executor import ScanExecution
+from scout.service import SCAN_ACTOR, SCAN_QUEUE
+
+
+@cache
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(SERVICE.settings.redis_url)
+
+
+def _sources():
+    from scout.pipeline.sources import build_sources
+
+    return build_sources(SERVICE.settings)
+
+
+@dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_ACTOR, max_retries=5, min_backoff=500, max_backoff=10_000,
+                time_limit=15 * 60 * 1000)
+def scan_run(job_id: str) -> None:
+    """Run one scan job. A redelivered or duplicate message finds the job finished (no-op) or
+    locked by another worker (retried later, so the outbox row is acknowledged only once done)."""
+    settings = SERVICE.settings
+    ScanExecution(
+        SERVICE.database, _redis(), f"{settings.redis_namespace}:scout:scan-lock:{job_id}",
+        settings.scan_lock_seconds, _sources, uuid.UUID(job_id),
+    ).execute()

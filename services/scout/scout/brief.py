@@ -1,0 +1,90 @@
+"""The member's brief, validated and normalized once at scan time; the job payload keeps it as JSON."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import asdict, dataclass
+
+from scout import codes
+
+MODES = ("topic", "activity", "brand")
+DEFAULT_TARGET, MIN_TARGET, MAX_TARGET = 20, 1, 40
+MAX_TERMS, MAX_TERM_CHARS, MAX_INTENT_CHARS, MAX_KEY_CHARS, MAX_LABEL_CHARS = 10, 100, 500, 200, 200
+
+
+@dataclass(frozen=True)
+class Brief:
+    theme_key: str
+    theme_label: str
+    intent: str
+    mode: str
+    brand_id: str | None
+    terms: tuple[str, ...]
+    target_count: int
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["terms"] = list(self.terms)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Brief:
+        return cls(**{**data, "terms": tuple(data["terms"])})
+
+
+def _clean(value: str) -> str:
+    return unicodedata.normalize("NFC", value).strip()
+
+
+def _has_control(value: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in value)
+
+
+def theme_key_of(intent: str) -> str:
+    """A stable key for a topic written the same way: width-folded, lower case, dashes for spaces."""
+    folded = unicodedata.normalize("NFKC", intent).lower()
+    return re.sub(r"\s+", "-", folded.strip())[:MAX_KEY_CHARS]
+
+
+def validate_theme_key(raw: str) -> str:
+    key = _clean(raw)
+    if not key or len(key) > MAX_KEY_CHARS or _has_control(key):
+        raise codes.invalid_brief(f"theme_key must be 1..{MAX_KEY_CHARS} printable characters")
+    return key
+
+
+def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
+                    terms: list[str], target_count: int) -> Brief:
+    intent = _clean(intent)
+    if not intent:
+        raise codes.invalid_brief("intent is required")
+    if len(intent) > MAX_INTENT_CHARS or _has_control(intent):
+        raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} printable characters")
+    cleaned_terms: list[str] = []
+    for term in terms:
+        term = _clean(term)
+        if not term or len(term) > MAX_TERM_CHARS or _has_control(term):
+            raise codes.invalid_brief(f"each term must be 1..{MAX_TERM_CHARS} printable characters")
+        if term not in cleaned_terms:
+            cleaned_terms.append(term)
+    if not 1 <= len(cleaned_terms) <= MAX_TERMS:
+        raise codes.invalid_brief(f"between 1 and {MAX_TERMS} approved terms are required")
+    mode = _clean(mode) or "topic"
+    if mode not in MODES:
+        raise codes.invalid_brief(f"mode must be one of {', '.join(MODES)}")
+    brand = _clean(brand_id) or None
+    if brand is not None and (len(brand) > 100 or _has_control(brand)):
+        raise codes.invalid_brief("brand_id must be at most 100 printable characters")
+    if mode == "brand" and brand is None:
+        raise codes.invalid_brief("brand mode needs a brand_id")
+    if target_count == 0:
+        target_count = DEFAULT_TARGET
+    if not MIN_TARGET <= target_count <= MAX_TARGET:
+        raise codes.invalid_target_count(f"target_count must be between {MIN_TARGET} and {MAX_TARGET}")
+    key = validate_theme_key(theme_key) if _clean(theme_key) else theme_key_of(intent)
+    label = _clean(theme_label) or intent
+    if len(label) > MAX_LABEL_CHARS or _has_control(label):
+        raise codes.invalid_brief(f"theme_label must be at most {MAX_LABEL_CHARS} printable characters")
+    return Brief(theme_key=key, theme_label=label, intent=intent, mode=mode, brand_id=brand,
+                 terms=tuple(cleaned_terms), target_count=target_count)

@@ -1,0 +1,54 @@
+"""The scout errors the envelope shows: each domain error carries its numeric `scout_code`
+(ErrorInfo metadata) inside the HTTP status' scope."""
+
+from __future__ import annotations
+
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, Unavailable
+
+
+def invalid_brief(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_brief", message, scout_code=400001)
+
+
+def invalid_target_count(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_target_count", message, scout_code=400002)
+
+
+def invalid_id(what: str) -> InvalidArgument:
+    return InvalidArgument("invalid_id", f"{what} must be a UUID", scout_code=400003)
+
+
+def invalid_filter(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_filter", message, scout_code=400004)
+
+
+def run_not_found() -> NotFound:
+    return NotFound("run_not_found", "run not found", scout_code=404001)
+
+
+def post_not_found() -> NotFound:
+    return NotFound("post_not_found", "post not found", scout_code=404002)
+
+
+def job_not_found() -> NotFound:
+    return NotFound("job_not_found", "job not found", scout_code=404003)
+
+
+def homework_not_found() -> NotFound:
+    return NotFound("homework_not_found", "homework not found", scout_code=404004)
+
+
+def run_not_terminal() -> Conflict:
+    return Conflict("run_not_terminal", "the run is still queued or running; cancel its job first", scout_code=409001)
+
+
+def post_status_conflict(status: str, action: str) -> Conflict:
+    return Conflict("post_status_conflict", f"a {status} post cannot be {action}", scout_code=409002)
+
+
+def job_terminal(status: str) -> Conflict:
+    return Conflict("job_terminal", f"the job already {status}", scout_code=409003)
+
+
+def no_source_configured() -> Unavailable:
+    return Unavailable("no_source_configured", "no search source is configured", scout_code=503001)

@@ -1,0 +1,110 @@
+"""Queries on scout.jobs. Every status change is one UPDATE guarded by the current status; the
+worker's updates also name the worker, so a worker that lost its lock cannot write."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Row, insert, text
+from sqlalchemy.orm import Session
+
+from scout.models import ACTIVE_STATUSES, Job
+
+_COLUMNS = """id, owner_id, template_type, ref_id, payload, status, progress, progress_eligible, progress_target,
+              cancel_requested, worker_id, error_summary, created_at, started_at, completed_at, updated_at"""
+
+
+class JobRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def insert(self, values: dict) -> None:
+        self.session.execute(insert(Job).values(**values))
+
+    def get(self, owner: uuid.UUID, job_id: uuid.UUID) -> Row | None:
+        return self.session.execute(
+            text(f"SELECT {_COLUMNS} FROM scout.jobs WHERE id = :id AND owner_id = :owner"),
+            {"id": job_id, "owner": owner},
+        ).one_or_none()
+
+    def request_cancel(self, owner: uuid.UUID, job_id: uuid.UUID, now: datetime) -> Row | None:
+        """One statement: a queued job is cancelled outright, a running one flagged for its worker."""
+        return self.session.execute(
+            text(f"""UPDATE scout.jobs SET cancel_requested = true, updated_at = :now,
+                         status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END,
+                         completed_at = CASE WHEN status = 'queued' THEN :now ELSE completed_at END,
+                         progress = CASE WHEN status = 'queued' THEN 'cancelled' ELSE progress END
+                     WHERE id = :id AND owner_id = :owner AND status = ANY(:active)
+                     RETURNING {_COLUMNS}"""),
+            {"id": job_id, "owner": owner, "now": now, "active": list(ACTIVE_STATUSES)},
+        ).one_or_none()
+
+    # The worker's side.
+
+    def claim(self, job_id: uuid.UUID, worker_id: str, now: datetime) -> Row | None:
+        """queued → running for this worker. A job already running lost its previous worker (this
+        worker holds the job's lock now), so it is taken over and run again from the start: nothing
+        of the earlier attempt was published."""
+        return self.session.execute(
+            text(f"""UPDATE scout.jobs SET status = 'running', worker_id = :worker, updated_at = :now,
+                         started_at = coalesce(started_at, :now), progress = 'preparing sources'
+                     WHERE id = :id AND status = ANY(:active)
+                     RETURNING {_COLUMNS}"""),
+            {"id": job_id, "worker": worker_id, "now": now, "active": list(ACTIVE_STATUSES)},
+        ).one_or_none()
+
+    def progress(self, job_id: uuid.UUID, worker_id: str, summary: str, eligible: int | None, target: int,
+                 now: datetime) -> bool:
+        return self.session.execute(
+            text("""UPDATE scout.jobs SET progress = :summary, progress_target = :target, updated_at = :now,
+                        progress_eligible = coalesce(:eligible, progress_eligible)
+                    WHERE id = :id AND status = 'running' AND worker_id = :worker RETURNING id"""),
+            {"id": job_id, "worker": worker_id, "summary": summary[:500], "eligible": eligible, "target": target,
+             "now": now},
+        ).first() is not None
+
+    def cancel_requested(self, job_id: uuid.UUID) -> bool:
+        return bool(self.session.execute(
+            text("SELECT cancel_requested FROM scout.jobs WHERE id = :id"), {"id": job_id}
+        ).scalar_one_or_none())
+
+    def finish(self, job_id: uuid.UUID, worker_id: str, status: str, progress: str, eligible: int,
+               now: datetime, *, unless_cancel_requested: bool) -> bool:
+        """running → a terminal status, only by the worker that holds the job."""
+        guard = " AND NOT cancel_requested" if unless_cancel_requested else ""
+        return self.session.execute(
+            text(f"""UPDATE scout.jobs SET status = :status, progress = :progress, progress_eligible = :eligible,
+                         completed_at = :now, updated_at = :now
+                     WHERE id = :id AND status = 'running' AND worker_id = :worker{guard} RETURNING id"""),
+            {"id": job_id, "worker": worker_id, "status": status, "progress": progress, "eligible": eligible,
+             "now": now},
+        ).first() is not None
+
+    def fail(self, job_id: uuid.UUID, summary: str, now: datetime) -> Row | None:
+        """queued/running → failed; a cancelled or finished job is left as it is."""
+        return self.session.execute(
+            text("""UPDATE scout.jobs SET status = 'failed', error_summary = :summary, progress = 'failed',
+                        completed_at = :now, updated_at = :now
+                    WHERE id = :id AND status = ANY(:active) RETURNING ref_id"""),
+            {"id": job_id, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},
+        ).one_or_none()
+
+    def unschedulable(self, *, queued_timeout: float, redeliver_seconds: float, max_attempts: int,
+                      actor_name: str, limit: int = 100) -> list[uuid.UUID]:
+        """Jobs that will never run: queued past the scheduling timeout, or whose outbox row used up
+        its delivery attempts without an acknowledgement and no worker has touched since."""
+        return list(self.session.execute(
+            text("""SELECT j.id FROM scout.jobs j
+                    WHERE j.status = ANY(:active) AND (
+                        (j.status = 'queued' AND j.created_at < now() - make_interval(secs => :queued_timeout))
+                        OR (j.updated_at < now() - make_interval(secs => :redeliver) AND EXISTS (
+                            SELECT 1 FROM scout.outbox o
+                            WHERE o.acked_at IS NULL AND o.actor_name = :actor AND o.args ->> 0 = j.id::text
+                              AND o.attempts >= :max_attempts
+                              AND o.enqueued_at < now() - make_interval(secs => :redeliver))))
+                    ORDER BY j.created_at LIMIT :limit
+                    FOR UPDATE SKIP LOCKED"""),
+            {"active": list(ACTIVE_STATUSES), "queued_timeout": queued_timeout, "redeliver": redeliver_seconds,
+             "max_attempts": max_attempts, "actor": actor_name, "limit": limit},
+        ).scalars())

@@ -1,0 +1,157 @@
+"""Queries on scout.runs, and the synthetic legacy runs grouped from results saved without a run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Row, insert, text
+from sqlalchemy.orm import Session
+
+from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES, Run
+from scout.paging import Page
+
+# Theme of legacy results saved without a theme key.
+LEGACY_FALLBACK_KEY = "__legacy__"
+
+_PENDING = "(SELECT count(*) FROM scout.posts p WHERE p.run_id = r.id AND p.outreach_status IN ('new', 'drafted'))"
+
+_REAL_COLUMNS = f"""
+    r.id, r.job_id, r.theme_key, r.theme_label, r.intent, r.mode, r.brand_id, r.terms, r.target_count, r.status,
+    r.searched_count, r.duplicate_count, r.irrelevant_count, r.eligible_count, r.shortfall_reasons,
+    r.error_summary, r.stage_timings, r.created_at, r.started_at, r.completed_at, false AS legacy
+"""
+
+# A legacy run's id is derived from owner and theme, so it is stable without being stored.
+_LEGACY_KEY = "coalesce(p.theme_key, :fallback)"
+_LEGACY_ID = f"md5(CAST(:owner AS text) || ':' || {_LEGACY_KEY})::uuid"
+_LEGACY_SELECT = f"""
+    SELECT {_LEGACY_ID} AS id, NULL::uuid AS job_id, {_LEGACY_KEY} AS theme_key, {_LEGACY_KEY} AS theme_label,
+           '' AS intent, 'topic' AS mode, NULL::varchar AS brand_id, '[]'::jsonb AS terms,
+           count(*)::int AS target_count, 'succeeded' AS status, 0 AS searched_count, 0 AS duplicate_count,
+           0 AS irrelevant_count, count(*)::int AS eligible_count, '{{}}'::text[] AS shortfall_reasons,
+           '' AS error_summary, '[]'::jsonb AS stage_timings, max(p.created_at) AS created_at,
+           min(p.created_at) AS started_at, max(p.created_at) AS completed_at, true AS legacy,
+           (count(*) FILTER (WHERE p.outreach_status IN ('new', 'drafted')))::int AS pending_count
+    FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL
+    GROUP BY {_LEGACY_KEY}
+"""
+
+
+def legacy_run_id(owner: uuid.UUID, theme_key: str | None) -> uuid.UUID:
+    return uuid.UUID(hashlib.md5(f"{owner}:{theme_key or LEGACY_FALLBACK_KEY}".encode()).hexdigest())
+
+
+class RunRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def insert(self, values: dict) -> None:
+        self.session.execute(insert(Run).values(**values))
+
+    def _filters(self, brand_id: str | None, mode: str | None) -> tuple[str, dict]:
+        clauses, params = [], {}
+        if brand_id:
+            clauses.append("r.brand_id = :brand_id")
+            params["brand_id"] = brand_id
+        if mode:
+            clauses.append("r.mode = :mode")
+            params["mode"] = mode
+        return "".join(f" AND {c}" for c in clauses), params
+
+    def _has_legacy(self, owner: uuid.UUID) -> bool:
+        return self.session.execute(
+            text("SELECT EXISTS (SELECT 1 FROM scout.posts WHERE owner_id = :owner AND run_id IS NULL)"),
+            {"owner": owner},
+        ).scalar_one()
+
+    def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[list[Row], int]:
+        """Runs by created_at DESC, id DESC; legacy runs join the list unless a brand or another mode is asked for."""
+        where, params = self._filters(brand_id, mode)
+        params.update(owner=owner, limit=page.size, offset=page.offset, fallback=LEGACY_FALLBACK_KEY)
+        with_legacy = not brand_id and mode in (None, "", "topic") and self._has_legacy(owner)
+        real = f"SELECT {_REAL_COLUMNS}, NULL::int AS pending_count FROM scout.runs r WHERE r.owner_id = :owner{where}"
+        source = f"({real} UNION ALL {_LEGACY_SELECT})" if with_legacy else f"({real})"
+        rows = self.session.execute(
+            text(f"""
+                SELECT r.*, coalesce(r.pending_count, {_PENDING})::int AS pending
+                FROM (SELECT * FROM {source} AS u ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset) AS r
+                ORDER BY r.created_at DESC, r.id DESC
+            """),
+            params,
+        ).all()
+        total = self.session.execute(
+            text(f"SELECT count(*) FROM scout.runs r WHERE r.owner_id = :owner{where}"), params
+        ).scalar_one()
+        if with_legacy:
+            total += self.session.execute(
+                text(f"SELECT count(DISTINCT {_LEGACY_KEY}) FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL"),
+                params,
+            ).scalar_one()
+        return rows, total
+
+    def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Row | None:
+        """The owner's run, real or legacy, with its pending count."""
+        row = self.session.execute(
+            text(f"SELECT {_REAL_COLUMNS}, {_PENDING}::int AS pending FROM scout.runs r WHERE r.id = :id AND r.owner_id = :owner"),
+            {"id": run_id, "owner": owner},
+        ).one_or_none()
+        if row is not None:
+            return row
+        return self.session.execute(
+            text(f"SELECT l.*, l.pending_count AS pending FROM ({_LEGACY_SELECT}) AS l WHERE l.id = :id"),
+            {"id": run_id, "owner": owner, "fallback": LEGACY_FALLBACK_KEY},
+        ).one_or_none()
+
+    def status(self, owner: uuid.UUID, run_id: uuid.UUID) -> str | None:
+        return self.session.execute(
+            text("SELECT status FROM scout.runs WHERE id = :id AND owner_id = :owner"), {"id": run_id, "owner": owner}
+        ).scalar_one_or_none()
+
+    def delete_terminal(self, owner: uuid.UUID, run_id: uuid.UUID) -> bool:
+        """Deletes a finished run; its results go with it (ON DELETE CASCADE)."""
+        return self.session.execute(
+            text("DELETE FROM scout.runs WHERE id = :id AND owner_id = :owner AND status = ANY(:terminal) RETURNING id"),
+            {"id": run_id, "owner": owner, "terminal": list(TERMINAL_STATUSES)},
+        ).first() is not None
+
+    def delete_terminal_of_theme(self, owner: uuid.UUID, theme_key: str) -> int:
+        return len(self.session.execute(
+            text("""DELETE FROM scout.runs WHERE owner_id = :owner AND theme_key = :key AND status = ANY(:terminal)
+                    RETURNING id"""),
+            {"owner": owner, "key": theme_key, "terminal": list(TERMINAL_STATUSES)},
+        ).all())
+
+    def decrement_eligible(self, run_id: uuid.UUID) -> None:
+        self.session.execute(
+            text("UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0) WHERE id = :id"), {"id": run_id}
+        )
+
+    # Transitions used by the scan job; each is guarded by the current status.
+
+    def start(self, run_id: uuid.UUID) -> bool:
+        return self.session.execute(
+            text("""UPDATE scout.runs SET status = 'running', started_at = coalesce(started_at, now())
+                    WHERE id = :id AND status = ANY(:active) RETURNING id"""),
+            {"id": run_id, "active": list(ACTIVE_STATUSES)},
+        ).first() is not None
+
+    def finish(self, run_id: uuid.UUID, *, status: str, from_statuses: tuple[str, ...], counts: dict,
+               shortfall_reasons: list[str], error_summary: str, stage_timings: list, source_errors: dict,
+               now: datetime) -> bool:
+        return self.session.execute(
+            text("""UPDATE scout.runs SET status = :status, searched_count = :searched, duplicate_count = :duplicates,
+                        irrelevant_count = :irrelevant, eligible_count = :eligible, shortfall_reasons = :reasons,
+                        error_summary = :error, stage_timings = CAST(:timings AS jsonb),
+                        source_errors = CAST(:source_errors AS jsonb), completed_at = :now
+                    WHERE id = :id AND status = ANY(:from_statuses) RETURNING id"""),
+            {"id": run_id, "status": status, "from_statuses": list(from_statuses), "reasons": shortfall_reasons,
+             "error": error_summary, "timings": _json(stage_timings), "source_errors": _json(source_errors),
+             "now": now, **counts},
+        ).first() is not None
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)

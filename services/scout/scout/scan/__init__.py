@@ -1,0 +1,1 @@
+"""The scan job: claiming, running the search pipeline, publishing or failing its run."""

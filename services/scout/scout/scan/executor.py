@@ -1,0 +1,197 @@
+"""One execution of a scan job (3.1, 5.3).
+
+Claim with a Redis lock whose value is the worker id and a guarded queued → running update; check
+that the immutable payload names the job's run; run the staged pipeline, reporting progress and
+honouring cancellation between stages; then publish every result and the final counts in one
+transaction with the run's and job's terminal updates, or fail the run with nothing published.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import redis
+from redis.exceptions import LockError
+
+from feeds_runtime.db import Database
+from scout import pipeline
+from scout.brief import Brief
+from scout.clock import known_posted_at
+from scout.models import QUEUED, RUNNING, SUCCEEDED
+from scout.repositories.jobs import JobRepository
+from scout.repositories.posts import PostRepository
+from scout.repositories.runs import RunRepository
+from scout.scan.transitions import Diagnostics, cancel_running, fail_job
+from scout.service import now_utc
+
+log = logging.getLogger("scout.scan")
+
+PAYLOAD_MISMATCH = "the job payload does not name the job's run"
+PIPELINE_FAILED = "the search pipeline could not complete"
+ALL_SOURCES_DOWN = "every search source was unavailable"
+
+
+class JobBusy(Exception):
+    """Another worker holds the job's lock; the message is retried later."""
+
+
+class _NotPublished(Exception):
+    pass
+
+
+class LockLost(Exception):
+    """This worker's lock expired and may belong to another worker now: stop without writing."""
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+
+
+class ScanExecution:
+    def __init__(self, database: Database, redis_client: redis.Redis, lock_key: str, lock_seconds: float,
+                 sources_factory: Callable[[], Any], job_id: uuid.UUID) -> None:
+        self.database = database
+        self.job_id = job_id
+        self.worker = worker_id()
+        self.sources_factory = sources_factory
+        self.lock = redis_client.lock(lock_key, timeout=lock_seconds, blocking=False)
+
+    def execute(self) -> None:
+        if not self.lock.acquire(token=self.worker):
+            raise JobBusy(str(self.job_id))
+        try:
+            self._execute()
+        finally:
+            try:
+                self.lock.release()
+            except LockError:
+                pass  # expired meanwhile; nothing of ours to release
+
+    def _execute(self) -> None:
+        with self.database.transaction() as session:
+            job = JobRepository(session).claim(self.job_id, self.worker, now_utc())
+            if job is None:
+                return  # unknown, cancelled or already finished: nothing to do, the message is done
+            if job.payload.get("run_id") != str(job.ref_id):
+                fail_job(session, job.id, PAYLOAD_MISMATCH, now_utc())
+                log.error("payload run id differs from the job reference", extra={"job_id": str(job.id)})
+                return
+            RunRepository(session).start(job.ref_id)
+            history = PostRepository(session).history(job.owner_id)
+        self.run_id, self.owner = job.ref_id, job.owner_id
+        self.brief = Brief.from_json(job.payload["brief"])
+        self.cancel_seen = False
+        diagnostics = Diagnostics()
+        try:
+            self._progress("preparing sources")
+            sources = self.sources_factory()
+            outcome = pipeline.run_scan(
+                self.brief, sources, history=history, target=self.brief.target_count,
+                on_progress=self._progress, should_cancel=self._should_cancel,
+            )
+            diagnostics = diagnostics_of(outcome)
+        except LockLost:
+            log.warning("scan lock lost; leaving the job to its new holder", extra={"job_id": str(self.job_id)})
+            return
+        except Exception as error:
+            if self.cancel_seen or self._should_cancel():
+                self._cancel(diagnostics)
+                return
+            summary = ALL_SOURCES_DOWN if isinstance(error, pipeline_unavailable_errors()) else PIPELINE_FAILED
+            log.warning("scan failed", extra={"job_id": str(self.job_id), "error": type(error).__name__})
+            with self.database.transaction() as session:
+                fail_job(session, self.job_id, summary, now_utc(), diagnostics)
+            return
+        if self.cancel_seen or self._should_cancel():
+            self._cancel(diagnostics)
+            return
+        self._progress(f"publishing results ({diagnostics.eligible}/{self.brief.target_count} eligible)",
+                       diagnostics.eligible)
+        self._publish(outcome, diagnostics)
+
+    def _renew_lock(self) -> None:
+        try:
+            self.lock.reacquire()
+        except LockError:
+            raise LockLost(str(self.job_id)) from None
+
+    def _progress(self, summary: str, eligible: int | None = None) -> None:
+        self._renew_lock()
+        with self.database.transaction() as session:
+            JobRepository(session).progress(self.job_id, self.worker, summary, eligible, self.brief.target_count,
+                                            now_utc())
+
+    def _should_cancel(self) -> bool:
+        self._renew_lock()
+        with self.database.transaction() as session:
+            self.cancel_seen = self.cancel_seen or JobRepository(session).cancel_requested(self.job_id)
+        return self.cancel_seen
+
+    def _cancel(self, diagnostics: Diagnostics) -> None:
+        with self.database.transaction() as session:
+            cancel_running(session, self.job_id, self.run_id, self.worker, now_utc(), diagnostics)
+
+    def _publish(self, outcome: Any, diagnostics: Diagnostics) -> None:
+        """Results, counts and both terminal states in one transaction: all visible or none."""
+        now = now_utc()
+        rows = [
+            {
+                "id": uuid.uuid4(), "owner_id": self.owner, "run_id": self.run_id, "theme_key": self.brief.theme_key,
+                "canonical_id": post.canonical_id, "url": post.url, "author": post.author or "",
+                "text": post.text or "", "match_reason": post.match_reason or "", "score": float(post.score),
+                "posted_at": known_posted_at(post.posted_at, now), "created_at": now, "updated_at": now,
+            }
+            for post in outcome.accepted
+        ]
+        try:
+            self._publish_transaction(rows, diagnostics, now)
+        except _NotPublished:
+            # Cancelled at the last moment, or the job was taken from this worker: publish nothing.
+            if self._should_cancel():
+                self._cancel(diagnostics)
+
+    def _publish_transaction(self, rows: list[dict], diagnostics: Diagnostics, now) -> None:
+        with self.database.transaction() as session:
+            inserted = PostRepository(session).insert_results(rows)
+            # A concurrent run of the same owner may have published an identity first: it stays
+            # there, and counts here as a duplicate.
+            lost = len(rows) - len(inserted)
+            diagnostics.eligible = len(inserted)
+            diagnostics.duplicates += lost
+            reasons = list(diagnostics.shortfall_reasons)
+            if diagnostics.eligible < self.brief.target_count and lost and "duplicate_exhausted" not in reasons:
+                reasons.append("duplicate_exhausted")
+            if diagnostics.eligible >= self.brief.target_count:
+                reasons = []
+            published = RunRepository(session).finish(
+                self.run_id, status=SUCCEEDED, from_statuses=(RUNNING, QUEUED), counts=diagnostics.counts(),
+                shortfall_reasons=reasons, error_summary="", stage_timings=diagnostics.stage_timings,
+                source_errors=diagnostics.source_errors, now=now,
+            ) and JobRepository(session).finish(
+                self.job_id, self.worker, SUCCEEDED, f"done ({diagnostics.eligible}/{self.brief.target_count} eligible)",
+                diagnostics.eligible, now, unless_cancel_requested=True,
+            )
+            if not published:
+                raise _NotPublished  # rolls the results back with the transaction
+
+
+def diagnostics_of(outcome: Any) -> Diagnostics:
+    counts = outcome.counts
+    return Diagnostics(
+        searched=counts.raw, duplicates=counts.duplicates, irrelevant=counts.rejected, eligible=counts.eligible,
+        shortfall_reasons=list(outcome.shortfall_reasons),
+        stage_timings=[{"stage": t.stage, "duration_ms": int(t.duration_ms)} for t in getattr(outcome, "stage_timings", [])],
+        source_errors=dict(outcome.source_errors),
+    )
+
+
+def pipeline_unavailable_errors() -> tuple[type[BaseException], ...]:
+    from scout.pipeline.sources.base import SourceUnavailable
+
+    return (SourceUnavailable,)

@@ -1,0 +1,208 @@
+"""The rules of runs, results and homework. Never commits: the RPC boundary owns the transaction."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Row
+from sqlalchemy.orm import Session
+
+from feeds_runtime import outbox
+from scout import codes
+from scout.brief import Brief, validate_theme_key
+from scout.models import (
+    POST_DRAFTED,
+    POST_NEW,
+    POST_PUBLISHED,
+    POST_SKIPPED,
+    QUEUED,
+    SCAN_TEMPLATE,
+    outbox as outbox_table,
+)
+from scout.paging import POSTS_PAGE_SIZE, RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE, Page
+from scout.repositories.homework import HomeworkRepository
+from scout.repositories.jobs import JobRepository
+from scout.repositories.posts import PostRepository
+from scout.repositories.runs import RunRepository, legacy_run_id
+
+SCAN_QUEUE = "scout.scan"
+SCAN_ACTOR = "scout.scan_run"
+
+# Outreach transitions: action → (allowed from, to).
+POST_ACTIONS = {
+    "drafted": ((POST_NEW, POST_DRAFTED), POST_DRAFTED),
+    "skipped": ((POST_NEW, POST_DRAFTED), POST_SKIPPED),
+    "published": ((POST_DRAFTED,), POST_PUBLISHED),
+}
+
+
+def parse_id(value: str, what: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except (ValueError, AttributeError, TypeError):
+        raise codes.invalid_id(what) from None
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Listing:
+    rows: list[Row]
+    total: int
+    page: Page
+
+
+class ScoutService:
+    def __init__(self, session: Session, *, sources_configured: Callable[[], bool] = lambda: True) -> None:
+        self.session = session
+        self.runs = RunRepository(session)
+        self.posts = PostRepository(session)
+        self.homework = HomeworkRepository(session)
+        self.jobs = JobRepository(session)
+        self._sources_configured = sources_configured
+
+    # Runs.
+
+    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Row, Row]:
+        """A new run and its job, scheduled through the outbox in this same transaction: either the
+        run, the job and the delivery all exist, or none does."""
+        if not self._sources_configured():
+            raise codes.no_source_configured()
+        now = now_utc()
+        run_id, job_id = uuid.uuid4(), uuid.uuid4()
+        self.jobs.insert(dict(
+            id=job_id, owner_id=owner, template_type=SCAN_TEMPLATE, ref_id=run_id, status=QUEUED,
+            payload={"run_id": str(run_id), "brief": brief.to_json()}, progress="queued",
+            progress_target=brief.target_count, created_at=now, updated_at=now,
+        ))
+        self.runs.insert(dict(
+            id=run_id, owner_id=owner, job_id=job_id, theme_key=brief.theme_key, theme_label=brief.theme_label,
+            intent=brief.intent, mode=brief.mode, brand_id=brief.brand_id, terms=list(brief.terms),
+            target_count=brief.target_count, status=QUEUED, created_at=now,
+        ))
+        outbox.add(self.session, outbox_table, SCAN_QUEUE, SCAN_ACTOR, str(job_id))
+        return self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
+
+    def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:
+        if len(brand_id) > 100 or len(mode) > 20:
+            raise codes.invalid_filter("brand_id or mode filter is too long")
+        paging = Page.of(page, size, RUNS_PAGE_SIZE)
+        rows, total = self.runs.page(owner, paging, brand_id or None, mode or None)
+        return Listing(rows, total, paging)
+
+    def get_run(self, owner: uuid.UUID, run_id: str) -> Row:
+        run = self.runs.get(owner, parse_id(run_id, "run_id"))
+        if run is None:
+            raise codes.run_not_found()
+        return run
+
+    def list_run_posts(self, owner: uuid.UUID, run_id: str, page: int, size: int) -> tuple[Row, Listing]:
+        run = self.get_run(owner, run_id)
+        paging = Page.of(page, size, RESULTS_PAGE_SIZE)
+        if run.legacy:
+            rows, total = self.posts.page_of_legacy(owner, run.theme_key, paging)
+        elif run.status == "succeeded":
+            rows, total = self.posts.page_of_run(owner, run.id, paging)
+        else:
+            rows, total = [], 0  # queued, running, failed or cancelled runs expose no results
+        return run, Listing(rows, total, paging)
+
+    def delete_run(self, owner: uuid.UUID, run_id: str) -> None:
+        run = self.get_run(owner, run_id)
+        if run.legacy:
+            self.posts.delete_legacy(owner, run.theme_key)
+        elif not self.runs.delete_terminal(owner, run.id):
+            if self.runs.status(owner, run.id) is None:
+                raise codes.run_not_found()
+            raise codes.run_not_terminal()
+
+    # Legacy compatibility.
+
+    def list_posts(self, owner: uuid.UUID, page: int, size: int, theme_key: str) -> Listing:
+        key = validate_theme_key(theme_key) if theme_key.strip() else None
+        paging = Page.of(page, size, POSTS_PAGE_SIZE)
+        rows, total = self.posts.page_of_owner(owner, key, paging)
+        return Listing(rows, total, paging)
+
+    def delete_theme(self, owner: uuid.UUID, theme_key: str) -> tuple[int, int]:
+        """Deletes the theme's finished runs and legacy results; active runs and homework stay."""
+        key = validate_theme_key(theme_key)
+        posts = self.posts.count_of_runs_of_theme(owner, key)
+        runs = self.runs.delete_terminal_of_theme(owner, key)
+        posts += self.posts.delete_legacy(owner, key)
+        return runs, posts
+
+    # Results.
+
+    def act_on_post(self, owner: uuid.UUID, post_id: str, action: str, draft_text: str | None = None) -> tuple[Row, Row]:
+        pid = parse_id(post_id, "post_id")
+        allowed, target = POST_ACTIONS[action]
+        if draft_text is not None and len(draft_text) > 5000:
+            raise codes.invalid_brief("draft_text must be at most 5000 characters")
+        post = self.posts.transition(owner, pid, allowed, target, draft_text, now_utc())
+        if post is None:
+            current = self.posts.get(owner, pid)
+            if current is None:
+                raise codes.post_not_found()
+            raise codes.post_status_conflict(current.outreach_status, action)
+        return post, self._run_of(owner, post.run_id, post.theme_key)
+
+    def delete_post(self, owner: uuid.UUID, post_id: str) -> Row | None:
+        deleted = self.posts.delete(owner, parse_id(post_id, "post_id"))
+        if deleted is None:
+            raise codes.post_not_found()
+        if deleted.run_id is not None:
+            self.runs.decrement_eligible(deleted.run_id)
+        return self._run_of(owner, deleted.run_id, deleted.theme_key)
+
+    def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Row | None:
+        return self.runs.get(owner, run_id if run_id is not None else legacy_run_id(owner, theme_key))
+
+    # Homework.
+
+    def list_homework(self, owner: uuid.UUID) -> list[Row]:
+        return self.homework.list(owner)
+
+    def put_homework(self, owner: uuid.UUID, brief: Brief) -> Row:
+        return self.homework.put(owner, brief.theme_key, brief.to_json(), now_utc())
+
+    def delete_homework(self, owner: uuid.UUID, theme_key: str) -> None:
+        if not self.homework.delete(owner, validate_theme_key(theme_key)):
+            raise codes.homework_not_found()
+
+
+class JobService:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.jobs = JobRepository(session)
+        self.runs = RunRepository(session)
+
+    def get(self, owner: uuid.UUID, job_id: str) -> Row:
+        job = self.jobs.get(owner, parse_id(job_id, "job_id"))
+        if job is None:
+            raise codes.job_not_found()
+        return job
+
+    def cancel(self, owner: uuid.UUID, job_id: str) -> Row:
+        """A queued job and its run are cancelled at once; a running one is flagged and its worker
+        stops at the next stage boundary. Cancelling a cancelled job is a no-op."""
+        job = self.get(owner, job_id)
+        cancelled = self.jobs.request_cancel(owner, job.id, now_utc())
+        if cancelled is None:
+            current = self.get(owner, job_id)
+            if current.status == "cancelled":
+                return current
+            raise codes.job_terminal(current.status)
+        if cancelled.status == "cancelled":
+            self.runs.finish(cancelled.ref_id, status="cancelled", from_statuses=(QUEUED,), counts=_ZERO_COUNTS,
+                             shortfall_reasons=[], error_summary="", stage_timings=[], source_errors={},
+                             now=cancelled.completed_at)
+        return cancelled
+
+
+_ZERO_COUNTS = {"searched": 0, "duplicates": 0, "irrelevant": 0, "eligible": 0}
