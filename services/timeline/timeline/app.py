@@ -4,16 +4,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
+from timeline.jobs import QUEUES
 from timeline.models import outbox
 from timeline.settings import TimelineSettings
 
-QUEUES = ["timeline.default"]
-
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
-    return []
+    from timeline.servicer import TimelineAdminServicer, TimelineServicer
+
+    return [
+        Registration(
+            name="feeds.timeline.v1.TimelineService",
+            add=lambda server: timeline_pb2_grpc.add_TimelineServiceServicer_to_server(
+                TimelineServicer(service.database, service.settings), server),
+        ),
+        Registration(
+            name="feeds.timeline.v1.TimelineAdmin",
+            add=lambda server: timeline_pb2_grpc.add_TimelineAdminServicer_to_server(
+                TimelineAdminServicer(service.database, service.settings), server),
+        ),
+    ]
 
 
 SERVICE = ServiceDefinition(

@@ -1,6 +1,13 @@
-"""Tables of the timeline schema."""
+"""Tables of the timeline schema. Every table carries `tenant_id` and every query filters by it."""
 
 from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.orm import Mapped, mapped_column
 
 from feeds_runtime.db import declarative_base
 from feeds_runtime.outbox import outbox_table
@@ -10,3 +17,114 @@ SCHEMA = "timeline"
 Base = declarative_base(SCHEMA)
 
 outbox = outbox_table(Base.metadata)
+
+
+class Post(Base):
+    """The canonical post; timeline entries are projections of it."""
+
+    __tablename__ = "posts"
+    __table_args__ = (
+        CheckConstraint("visibility IN ('public', 'private')", name="visibility"),
+        CheckConstraint("moderation_state IN ('visible', 'hidden', 'removed')", name="moderation_state"),
+        # A publish retried with the same key finds the first one.
+        Index("uq_posts_idempotency", "tenant_id", "author_id", "idempotency_key", unique=True,
+              postgresql_where=text("idempotency_key IS NOT NULL")),
+        # Recent posts of an author: follow merges and rebuilds.
+        Index("ix_posts_author_recent", "tenant_id", "author_id", text("published_at DESC")),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    body: Mapped[str] = mapped_column(Text)
+    visibility: Mapped[str] = mapped_column(String(16))
+    moderation_state: Mapped[str] = mapped_column(String(16), server_default="visible")
+    published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    idempotency_key: Mapped[str | None] = mapped_column(String(255))
+    # sha256 of what was published under the key, to tell a retry from a different request.
+    request_fingerprint: Mapped[str | None] = mapped_column(String(64))
+
+
+class PostStats(Base):
+    __tablename__ = "post_stats"
+
+    post_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    like_count: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    reply_count: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    share_count: Mapped[int] = mapped_column(BigInteger, server_default="0")
+
+
+class Follow(Base):
+    """A follow is effective while `ended_at` is null; unfollow ends it, a new follow revives it."""
+
+    __tablename__ = "follows"
+    __table_args__ = (
+        CheckConstraint("follower_id <> followee_id", name="not_self"),
+        # Fan-out walks an author's effective followers in follower-id order.
+        Index("ix_follows_followers", "tenant_id", "followee_id", "follower_id",
+              postgresql_where=text("ended_at IS NULL")),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    follower_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    followee_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    followed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Block(Base):
+    """A block hides posts in both directions while the row exists."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (
+        CheckConstraint("blocker_id <> blocked_id", name="not_self"),
+        Index("ix_blocks_blocked", "tenant_id", "blocked_id", "blocker_id"),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    blocker_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    blocked_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TimelineEntry(Base):
+    """A post materialized into a viewer's home timeline: `self` for the author, `following` for
+    followers. At most one per (tenant, viewer, post); the id is derived from that triple."""
+
+    __tablename__ = "timeline_entries"
+    __table_args__ = (
+        CheckConstraint("kind IN ('self', 'following')", name="kind"),
+        Index("uq_timeline_entries_viewer_post", "tenant_id", "viewer_id", "post_id", unique=True),
+        Index("ix_timeline_entries_page", "tenant_id", "viewer_id", text("ranked_at DESC"), text("id DESC")),
+        Index("ix_timeline_entries_post", "tenant_id", "post_id"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    post_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    kind: Mapped[str] = mapped_column(String(16))
+    ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    materialized_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class FanoutProgress(Base):
+    """Per-post fan-out run: the keyset position of the next chunk and the lag once done.
+    `generation` grows when a post becomes visible again and is fanned out anew."""
+
+    __tablename__ = "fanout_progress"
+
+    post_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    generation: Mapped[int] = mapped_column(Integer, server_default="1")
+    # Last follower id written by the previous chunk; null before the first chunk.
+    after_follower_id: Mapped[uuid.UUID | None] = mapped_column(UUID)
+    chunks_done: Mapped[int] = mapped_column(Integer, server_default="0")
+    entries_written: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Why the run stopped without materializing (deleted, not visible, private), if it did.
+    skipped_reason: Mapped[str | None] = mapped_column(String(32))

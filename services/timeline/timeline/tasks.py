@@ -1,1 +1,57 @@
-"""Dramatiq actors of the timeline service. Idempotent; arguments are ids and plain JSON."""
+"""Dramatiq actors of the timeline service. Idempotent; arguments are ids and plain JSON; each runs
+one transaction (the actor is the boundary that owns it)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import dramatiq
+
+from timeline import jobs
+from timeline.app import SERVICE
+from timeline.projection import Projection
+
+# Retries back off quickly: a job fails mostly on a lost connection, and the outbox re-sends anything
+# that exhausts them.
+RETRY = {"max_retries": 10, "min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
+# Entries kept in the events stream; consumers read it by post id, so a re-sent event is harmless.
+EVENTS_STREAM_LENGTH = 100_000
+
+
+def _projection(session) -> Projection:
+    return Projection(session, SERVICE.settings)
+
+
+@dramatiq.actor(queue_name=jobs.FANOUT_QUEUE, actor_name=jobs.FANOUT_CHUNK, **RETRY)
+def fanout_chunk(tenant_id: str, post_id: str, generation: int, after_follower_id: str | None) -> None:
+    with SERVICE.database.transaction() as session:
+        _projection(session).fanout_chunk(uuid.UUID(tenant_id), uuid.UUID(post_id), int(generation),
+                                          uuid.UUID(after_follower_id) if after_follower_id else None)
+
+
+@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.CLEANUP_POST, **RETRY)
+def cleanup_post(tenant_id: str, post_id: str) -> None:
+    with SERVICE.database.transaction() as session:
+        _projection(session).cleanup_post(uuid.UUID(tenant_id), uuid.UUID(post_id))
+
+
+@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.SYNC_PAIR, **RETRY)
+def sync_pair(tenant_id: str, viewer_id: str, author_id: str) -> None:
+    with SERVICE.database.transaction() as session:
+        _projection(session).sync_pair(uuid.UUID(tenant_id), uuid.UUID(viewer_id), uuid.UUID(author_id))
+
+
+@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.REBUILD_VIEWER, **RETRY)
+def rebuild_viewer(tenant_id: str, viewer_id: str) -> None:
+    with SERVICE.database.transaction() as session:
+        _projection(session).rebuild(uuid.UUID(tenant_id), uuid.UUID(viewer_id))
+
+
+@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, **RETRY)
+def post_published(tenant_id: str, post_id: str, author_id: str, visibility: str, published_at: str) -> None:
+    event = {"type": "timeline.post_published", "tenant_id": tenant_id, "post_id": post_id,
+             "author_id": author_id, "visibility": visibility, "published_at": published_at}
+    broker = dramatiq.get_broker()
+    broker.client.xadd(f"{SERVICE.settings.redis_namespace}:timeline:events", {"event": json.dumps(event)},
+                       maxlen=EVENTS_STREAM_LENGTH, approximate=True)

@@ -1,0 +1,225 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Visibility(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VISIBILITY_UNSPECIFIED: _ClassVar[Visibility]
+    VISIBILITY_PUBLIC: _ClassVar[Visibility]
+    VISIBILITY_PRIVATE: _ClassVar[Visibility]
+
+class ModerationState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MODERATION_STATE_UNSPECIFIED: _ClassVar[ModerationState]
+    MODERATION_STATE_VISIBLE: _ClassVar[ModerationState]
+    MODERATION_STATE_HIDDEN: _ClassVar[ModerationState]
+    MODERATION_STATE_REMOVED: _ClassVar[ModerationState]
+VISIBILITY_UNSPECIFIED: Visibility
+VISIBILITY_PUBLIC: Visibility
+VISIBILITY_PRIVATE: Visibility
+MODERATION_STATE_UNSPECIFIED: ModerationState
+MODERATION_STATE_VISIBLE: ModerationState
+MODERATION_STATE_HIDDEN: ModerationState
+MODERATION_STATE_REMOVED: ModerationState
+
+class PostStats(_message.Message):
+    __slots__ = ("like_count", "reply_count", "share_count")
+    LIKE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    REPLY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SHARE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    like_count: int
+    reply_count: int
+    share_count: int
+    def __init__(self, like_count: _Optional[int] = ..., reply_count: _Optional[int] = ..., share_count: _Optional[int] = ...) -> None: ...
+
+class Post(_message.Message):
+    __slots__ = ("id", "author_id", "body", "visibility", "moderation_state", "published_at", "stats")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
+    BODY_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    MODERATION_STATE_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    author_id: str
+    body: str
+    visibility: Visibility
+    moderation_state: ModerationState
+    published_at: _timestamp_pb2.Timestamp
+    stats: PostStats
+    def __init__(self, id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ...) -> None: ...
+
+class TimelineItem(_message.Message):
+    __slots__ = ("entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats")
+    ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    POST_ID_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
+    BODY_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    RANKED_AT_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    entry_id: str
+    post_id: str
+    author_id: str
+    body: str
+    published_at: _timestamp_pb2.Timestamp
+    ranked_at: _timestamp_pb2.Timestamp
+    stats: PostStats
+    def __init__(self, entry_id: _Optional[str] = ..., post_id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ranked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ...) -> None: ...
+
+class PublishPostRequest(_message.Message):
+    __slots__ = ("body", "visibility", "idempotency_key")
+    BODY_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    body: str
+    visibility: Visibility
+    idempotency_key: str
+    def __init__(self, body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class PublishPostResponse(_message.Message):
+    __slots__ = ("post", "replayed")
+    POST_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    post: Post
+    replayed: bool
+    def __init__(self, post: _Optional[_Union[Post, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class GetPostRequest(_message.Message):
+    __slots__ = ("post_id",)
+    POST_ID_FIELD_NUMBER: _ClassVar[int]
+    post_id: str
+    def __init__(self, post_id: _Optional[str] = ...) -> None: ...
+
+class GetPostResponse(_message.Message):
+    __slots__ = ("post",)
+    POST_FIELD_NUMBER: _ClassVar[int]
+    post: Post
+    def __init__(self, post: _Optional[_Union[Post, _Mapping]] = ...) -> None: ...
+
+class DeletePostRequest(_message.Message):
+    __slots__ = ("post_id",)
+    POST_ID_FIELD_NUMBER: _ClassVar[int]
+    post_id: str
+    def __init__(self, post_id: _Optional[str] = ...) -> None: ...
+
+class DeletePostResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class SetModerationRequest(_message.Message):
+    __slots__ = ("post_id", "moderation_state")
+    POST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODERATION_STATE_FIELD_NUMBER: _ClassVar[int]
+    post_id: str
+    moderation_state: ModerationState
+    def __init__(self, post_id: _Optional[str] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ...) -> None: ...
+
+class SetModerationResponse(_message.Message):
+    __slots__ = ("post",)
+    POST_FIELD_NUMBER: _ClassVar[int]
+    post: Post
+    def __init__(self, post: _Optional[_Union[Post, _Mapping]] = ...) -> None: ...
+
+class FollowRequest(_message.Message):
+    __slots__ = ("followee_id",)
+    FOLLOWEE_ID_FIELD_NUMBER: _ClassVar[int]
+    followee_id: str
+    def __init__(self, followee_id: _Optional[str] = ...) -> None: ...
+
+class FollowResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class UnfollowRequest(_message.Message):
+    __slots__ = ("followee_id",)
+    FOLLOWEE_ID_FIELD_NUMBER: _ClassVar[int]
+    followee_id: str
+    def __init__(self, followee_id: _Optional[str] = ...) -> None: ...
+
+class UnfollowResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class BlockRequest(_message.Message):
+    __slots__ = ("blocked_id",)
+    BLOCKED_ID_FIELD_NUMBER: _ClassVar[int]
+    blocked_id: str
+    def __init__(self, blocked_id: _Optional[str] = ...) -> None: ...
+
+class BlockResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class UnblockRequest(_message.Message):
+    __slots__ = ("blocked_id",)
+    BLOCKED_ID_FIELD_NUMBER: _ClassVar[int]
+    blocked_id: str
+    def __init__(self, blocked_id: _Optional[str] = ...) -> None: ...
+
+class UnblockResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetHomeTimelineRequest(_message.Message):
+    __slots__ = ("limit", "cursor")
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    cursor: str
+    def __init__(self, limit: _Optional[int] = ..., cursor: _Optional[str] = ...) -> None: ...
+
+class GetHomeTimelineResponse(_message.Message):
+    __slots__ = ("items", "next_cursor")
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CURSOR_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[TimelineItem]
+    next_cursor: str
+    def __init__(self, items: _Optional[_Iterable[_Union[TimelineItem, _Mapping]]] = ..., next_cursor: _Optional[str] = ...) -> None: ...
+
+class RebuildViewerRequest(_message.Message):
+    __slots__ = ("viewer_id",)
+    VIEWER_ID_FIELD_NUMBER: _ClassVar[int]
+    viewer_id: str
+    def __init__(self, viewer_id: _Optional[str] = ...) -> None: ...
+
+class RebuildViewerResponse(_message.Message):
+    __slots__ = ("upserted", "removed")
+    UPSERTED_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    upserted: int
+    removed: int
+    def __init__(self, upserted: _Optional[int] = ..., removed: _Optional[int] = ...) -> None: ...
+
+class AuditViewerRequest(_message.Message):
+    __slots__ = ("viewer_id",)
+    VIEWER_ID_FIELD_NUMBER: _ClassVar[int]
+    viewer_id: str
+    def __init__(self, viewer_id: _Optional[str] = ...) -> None: ...
+
+class AuditViewerResponse(_message.Message):
+    __slots__ = ("missing_post_ids", "extra_post_ids", "in_sync")
+    MISSING_POST_IDS_FIELD_NUMBER: _ClassVar[int]
+    EXTRA_POST_IDS_FIELD_NUMBER: _ClassVar[int]
+    IN_SYNC_FIELD_NUMBER: _ClassVar[int]
+    missing_post_ids: _containers.RepeatedScalarFieldContainer[str]
+    extra_post_ids: _containers.RepeatedScalarFieldContainer[str]
+    in_sync: bool
+    def __init__(self, missing_post_ids: _Optional[_Iterable[str]] = ..., extra_post_ids: _Optional[_Iterable[str]] = ..., in_sync: _Optional[bool] = ...) -> None: ...
+
+class PingRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class PingResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

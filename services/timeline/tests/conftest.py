@@ -1,0 +1,120 @@
+"""Fixtures of the timeline suite: a migrated schema in the session's database, the service's
+settings and database objects, and helpers that run projection jobs the way the actors do (one
+transaction each)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from feeds_runtime import migrations
+from feeds_runtime.db import Database, make_engine
+from timeline import jobs
+from timeline.app import SERVICE
+from timeline.projection import Projection
+from timeline.service import TimelineService
+from timeline.settings import TimelineSettings
+
+# Small chunks, so a handful of followers already spans several fan-out jobs.
+TEST_CHUNK_SIZE = 3
+
+
+@pytest.fixture(scope="session")
+def timeline_settings(settings_env: dict[str, str]) -> TimelineSettings:
+    return TimelineSettings(fanout_chunk_size=TEST_CHUNK_SIZE, cleanup_chunk_size=2)
+
+
+@pytest.fixture(scope="session")
+def timeline_db(timeline_settings: TimelineSettings) -> Iterator[Database]:
+    database = Database(make_engine(timeline_settings.database_url, pool_size=4, application_name="timeline-tests"))
+    migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema)
+    yield database
+    database.engine.dispose()
+
+
+class Timeline:
+    """Drives the service and the projection jobs against the real database, one transaction per call."""
+
+    def __init__(self, database: Database, settings: TimelineSettings) -> None:
+        self.database = database
+        self.settings = settings
+        self.tenant = uuid.uuid4()
+
+    def service(self, fn):
+        with self.database.transaction() as session:
+            return fn(TimelineService(session, self.settings))
+
+    def projection(self, fn):
+        with self.database.transaction() as session:
+            return fn(Projection(session, self.settings))
+
+    def publish(self, author: uuid.UUID, body: str = "hello", visibility=None, key: str | None = None):
+        from timeline.domain import Visibility
+
+        return self.service(lambda s: s.publish(self.tenant, author, body, visibility or Visibility.PUBLIC, key))[0]
+
+    def home(self, viewer: uuid.UUID, limit: int | None = None, cursor: str = ""):
+        return self.service(lambda s: s.home(self.tenant, viewer, limit, cursor))
+
+    def all_home(self, viewer: uuid.UUID, limit: int = 100) -> list:
+        items, cursor = [], ""
+        while True:
+            page = self.home(viewer, limit, cursor)
+            items.extend(page.items)
+            if page.next_cursor is None:
+                return items
+            cursor = page.next_cursor
+
+    def pending_jobs(self) -> list:
+        """This tenant's outbox rows not yet acknowledged, oldest first: (id, actor_name, args)."""
+        with self.database.transaction() as session:
+            return session.execute(
+                text("SELECT id, actor_name, args FROM timeline.outbox WHERE acked_at IS NULL "
+                     "AND args->>0 = :t ORDER BY id"), {"t": str(self.tenant)}).all()
+
+    def run_job(self, actor_name: str, args: list) -> None:
+        """The body of the actor of that name, in its own transaction (as timeline.tasks runs it)."""
+        ids = [uuid.UUID(a) if isinstance(a, str) and len(a) == 36 else a for a in args]
+        if actor_name == jobs.FANOUT_CHUNK:
+            tenant, post, generation, after = ids
+            self.projection(lambda p: p.fanout_chunk(tenant, post, int(generation), after))
+        elif actor_name == jobs.CLEANUP_POST:
+            self.projection(lambda p: p.cleanup_post(*ids))
+        elif actor_name == jobs.SYNC_PAIR:
+            self.projection(lambda p: p.sync_pair(*ids))
+        elif actor_name == jobs.REBUILD_VIEWER:
+            self.projection(lambda p: p.rebuild(*ids))
+
+    def ack(self, outbox_id: int) -> None:
+        with self.database.transaction() as session:
+            session.execute(text("UPDATE timeline.outbox SET acked_at = now() WHERE id = :id"), {"id": outbox_id})
+
+    def drain(self) -> int:
+        """Run pending jobs (and the follow-ups they write) until none is left; returns how many ran."""
+        ran = 0
+        while jobs_left := self.pending_jobs():
+            for outbox_id, actor_name, args in jobs_left:
+                self.run_job(actor_name, args)
+                self.ack(outbox_id)
+                ran += 1
+        return ran
+
+    def entries(self, viewer: uuid.UUID | None = None) -> list:
+        """Materialized rows of this tenant (optionally one viewer): (viewer, post, kind, id, ranked_at)."""
+        with self.database.transaction() as session:
+            return session.execute(
+                text("SELECT viewer_id, post_id, kind, id, ranked_at FROM timeline.timeline_entries "
+                     "WHERE tenant_id = :t AND (CAST(:v AS uuid) IS NULL OR viewer_id = :v)"),
+                {"t": self.tenant, "v": viewer}).all()
+
+
+@pytest.fixture
+def timeline(timeline_db: Database, timeline_settings: TimelineSettings) -> Timeline:
+    return Timeline(timeline_db, timeline_settings)
+
+
+def users(n: int) -> list[uuid.UUID]:
+    return [uuid.uuid4() for _ in range(n)]

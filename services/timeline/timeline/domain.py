@@ -1,0 +1,86 @@
+"""Domain values of the timeline context, independent of protobuf and SQL."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+
+class Visibility(enum.StrEnum):
+    PUBLIC = "public"
+    PRIVATE = "private"
+
+
+class Moderation(enum.StrEnum):
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    REMOVED = "removed"
+
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 100
+MAX_BODY_CHARS = 10_000
+MAX_IDEMPOTENCY_KEY_CHARS = 255
+
+
+@dataclass(frozen=True)
+class Stats:
+    like_count: int = 0
+    reply_count: int = 0
+    share_count: int = 0
+
+
+@dataclass(frozen=True)
+class Post:
+    id: uuid.UUID
+    tenant_id: uuid.UUID
+    author_id: uuid.UUID
+    body: str
+    visibility: Visibility
+    moderation_state: Moderation
+    published_at: datetime
+    deleted_at: datetime | None
+    stats: Stats
+
+    @property
+    def fans_out(self) -> bool:
+        """Whether followers may see it: not deleted, visible, public."""
+        return self.deleted_at is None and self.moderation_state is Moderation.VISIBLE and self.visibility is Visibility.PUBLIC
+
+    def skip_reason(self) -> str | None:
+        if self.deleted_at is not None:
+            return "deleted"
+        if self.moderation_state is not Moderation.VISIBLE:
+            return "not_visible"
+        if self.visibility is not Visibility.PUBLIC:
+            return "private"
+        return None
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    entry_id: uuid.UUID
+    post_id: uuid.UUID
+    author_id: uuid.UUID
+    body: str
+    published_at: datetime
+    ranked_at: datetime
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class HomePage:
+    items: list[TimelineItem]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class Audit:
+    missing_post_ids: list[uuid.UUID]
+    extra_post_ids: list[uuid.UUID]
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.missing_post_ids and not self.extra_post_ids

@@ -1,0 +1,19 @@
+"""Queue and actor names shared by the services that write outbox rows and the actors that run them."""
+
+from __future__ import annotations
+
+FANOUT_QUEUE = "timeline.fanout"
+CLEANUP_QUEUE = "timeline.cleanup"
+EVENTS_QUEUE = "timeline.events"
+QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE, EVENTS_QUEUE]
+
+# (tenant_id, post_id, generation, after_follower_id | None): one chunk of a post's fan-out.
+FANOUT_CHUNK = "timeline.fanout_chunk"
+# (tenant_id, post_id): drop following entries of a post that is no longer eligible.
+CLEANUP_POST = "timeline.cleanup_post"
+# (tenant_id, viewer_id, author_id): align a viewer's entries of one author with follow and block state.
+SYNC_PAIR = "timeline.sync_pair"
+# (tenant_id, post_id, author_id, published_at): announce a published post on the events stream.
+POST_PUBLISHED = "timeline.post_published"
+# (tenant_id, viewer_id): the internal repair worker's rebuild of one viewer.
+REBUILD_VIEWER = "timeline.rebuild_viewer"

@@ -1,0 +1,436 @@
+"""Every query of the timeline schema. Each one is scoped by tenant; the caller's session owns the
+transaction.
+
+Lock order, so that a projection job never commits an entry that a concurrent change has already
+cleaned up: fan-out and pair syncs hold the post row and the follow rows they use `FOR SHARE`;
+delete and moderation update the post row, unfollow updates the follow row and block locks the
+follow rows between the two users `FOR UPDATE`. The clean-up job queued by such a change therefore
+starts after every projection that read the old state has committed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from timeline.cursor import Position
+from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
+
+# Entry ids derive from (tenant, viewer, post), so any path that writes the same projection —
+# publish, fan-out, merge, rebuild — writes the same id.
+ENTRY_ID = "md5(CAST({tenant} AS text) || '/' || CAST({viewer} AS text) || '/' || CAST({post} AS text))::uuid"
+
+# Posts followers may see (aliased `p`).
+FANS_OUT = "p.deleted_at IS NULL AND p.moderation_state = 'visible' AND p.visibility = 'public'"
+
+
+def _blocked(viewer: str, author: str) -> str:
+    """A block between the two users, in either direction (tenant bound as :tenant)."""
+    return f"""EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = :tenant
+               AND ((b.blocker_id = {viewer} AND b.blocked_id = {author})
+                 OR (b.blocker_id = {author} AND b.blocked_id = {viewer})))"""
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    scanned: int
+    written: int
+    last_follower_id: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class FanoutRun:
+    generation: int
+    after_follower_id: uuid.UUID | None
+    completed: bool
+
+
+def _post(row) -> Post:
+    return Post(
+        id=row.id, tenant_id=row.tenant_id, author_id=row.author_id, body=row.body,
+        visibility=Visibility(row.visibility), moderation_state=Moderation(row.moderation_state),
+        published_at=row.published_at, deleted_at=row.deleted_at,
+        stats=Stats(row.like_count or 0, row.reply_count or 0, row.share_count or 0),
+    )
+
+
+_POST_COLUMNS = """p.id, p.tenant_id, p.author_id, p.body, p.visibility, p.moderation_state, p.published_at,
+                   p.deleted_at, s.like_count, s.reply_count, s.share_count"""
+
+
+class PostRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str,
+               visibility: Visibility, idempotency_key: str | None, fingerprint: str | None) -> datetime | None:
+        """Insert the post; None when a post with the same idempotency key already exists."""
+        return self.session.execute(
+            text(
+                """
+                INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, published_at,
+                                            idempotency_key, request_fingerprint)
+                VALUES (:id, :tenant, :author, :body, :visibility, clock_timestamp(), :key, :fingerprint)
+                ON CONFLICT (tenant_id, author_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+                RETURNING published_at
+                """
+            ),
+            {"id": post_id, "tenant": tenant_id, "author": author_id, "body": body, "visibility": visibility.value,
+             "key": idempotency_key, "fingerprint": fingerprint},
+        ).scalar_one_or_none()
+
+    def by_idempotency_key(self, tenant_id: uuid.UUID, author_id: uuid.UUID, key: str) -> tuple[Post, str] | None:
+        row = self.session.execute(
+            text(
+                f"""
+                SELECT {_POST_COLUMNS}, p.request_fingerprint FROM timeline.posts p
+                LEFT JOIN timeline.post_stats s ON s.tenant_id = p.tenant_id AND s.post_id = p.id
+                WHERE p.tenant_id = :tenant AND p.author_id = :author AND p.idempotency_key = :key
+                """
+            ),
+            {"tenant": tenant_id, "author": author_id, "key": key},
+        ).one_or_none()
+        return (_post(row), row.request_fingerprint) if row else None
+
+    def insert_stats(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
+        self.session.execute(
+            text("INSERT INTO timeline.post_stats (post_id, tenant_id) VALUES (:post, :tenant)"),
+            {"post": post_id, "tenant": tenant_id},
+        )
+
+    def get(self, tenant_id: uuid.UUID, post_id: uuid.UUID, *, lock: str = "") -> Post | None:
+        """The post, optionally locked (`FOR SHARE` / `FOR UPDATE` of the post row)."""
+        lock_clause = f"{lock} OF p" if lock else ""
+        row = self.session.execute(
+            text(
+                f"""
+                SELECT {_POST_COLUMNS} FROM timeline.posts p
+                LEFT JOIN timeline.post_stats s ON s.tenant_id = p.tenant_id AND s.post_id = p.id
+                WHERE p.tenant_id = :tenant AND p.id = :post {lock_clause}
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id},
+        ).one_or_none()
+        return _post(row) if row else None
+
+    def soft_delete(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
+        self.session.execute(
+            text("UPDATE timeline.posts SET deleted_at = now() WHERE tenant_id = :tenant AND id = :post "
+                 "AND deleted_at IS NULL"),
+            {"tenant": tenant_id, "post": post_id},
+        )
+
+    def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> None:
+        self.session.execute(
+            text("UPDATE timeline.posts SET moderation_state = :state WHERE tenant_id = :tenant AND id = :post"),
+            {"tenant": tenant_id, "post": post_id, "state": state.value},
+        )
+
+
+class GraphRepository:
+    """Follows and blocks."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def follow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> bool:
+        """Start or revive the follow; False when it was already effective."""
+        return self.session.execute(
+            text(
+                """
+                INSERT INTO timeline.follows (tenant_id, follower_id, followee_id)
+                VALUES (:tenant, :follower, :followee)
+                ON CONFLICT (tenant_id, follower_id, followee_id)
+                DO UPDATE SET ended_at = NULL, followed_at = now() WHERE follows.ended_at IS NOT NULL
+                RETURNING 1
+                """
+            ),
+            {"tenant": tenant_id, "follower": follower_id, "followee": followee_id},
+        ).first() is not None
+
+    def unfollow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> bool:
+        return self.session.execute(
+            text(
+                """
+                UPDATE timeline.follows SET ended_at = now()
+                WHERE tenant_id = :tenant AND follower_id = :follower AND followee_id = :followee AND ended_at IS NULL
+                """
+            ),
+            {"tenant": tenant_id, "follower": follower_id, "followee": followee_id},
+        ).rowcount > 0
+
+    def lock_follows_between(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> None:
+        self.session.execute(
+            text(
+                """
+                SELECT 1 FROM timeline.follows WHERE tenant_id = :tenant
+                  AND ((follower_id = :a AND followee_id = :b) OR (follower_id = :b AND followee_id = :a))
+                ORDER BY follower_id FOR UPDATE
+                """
+            ),
+            {"tenant": tenant_id, "a": a, "b": b},
+        )
+
+    def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> bool:
+        return self.session.execute(
+            text(
+                """
+                INSERT INTO timeline.blocks (tenant_id, blocker_id, blocked_id) VALUES (:tenant, :blocker, :blocked)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """
+            ),
+            {"tenant": tenant_id, "blocker": blocker_id, "blocked": blocked_id},
+        ).first() is not None
+
+    def unblock(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> bool:
+        return self.session.execute(
+            text("DELETE FROM timeline.blocks WHERE tenant_id = :tenant AND blocker_id = :blocker "
+                 "AND blocked_id = :blocked"),
+            {"tenant": tenant_id, "blocker": blocker_id, "blocked": blocked_id},
+        ).rowcount > 0
+
+    def pair_fans_out(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID) -> bool:
+        """The viewer effectively follows the author and no block stands between them; the follow row
+        stays share-locked until the transaction ends."""
+        followed = self.session.execute(
+            text(
+                """
+                SELECT 1 FROM timeline.follows WHERE tenant_id = :tenant AND follower_id = :viewer
+                  AND followee_id = :author AND ended_at IS NULL FOR SHARE
+                """
+            ),
+            {"tenant": tenant_id, "viewer": viewer_id, "author": author_id},
+        ).first()
+        return followed is not None and not self.blocked_between(tenant_id, viewer_id, author_id)
+
+    def blocked_between(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> bool:
+        return self.session.execute(
+            text(f"SELECT {_blocked(':a', ':b')}"), {"tenant": tenant_id, "a": a, "b": b}
+        ).scalar_one()
+
+
+class EntryRepository:
+    """Timeline entries: the viewer projections, fan-out progress, and their reads."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def insert_self(self, tenant_id: uuid.UUID, author_id: uuid.UUID, post_id: uuid.UUID, ranked_at: datetime) -> None:
+        self.session.execute(
+            text(
+                f"""
+                INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                VALUES ({ENTRY_ID.format(tenant=':tenant', viewer=':author', post=':post')},
+                        :tenant, :author, :post, :author, 'self', :ranked_at)
+                """
+            ),
+            {"tenant": tenant_id, "author": author_id, "post": post_id, "ranked_at": ranked_at},
+        )
+
+    def home_page(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, after: Position | None, limit: int) -> list[TimelineItem]:
+        """One page in `ranked_at DESC, id DESC` order, strictly after the cursor position. Posts the
+        viewer must not see are filtered here, whatever clean-up is still pending."""
+        boundary = "AND (e.ranked_at, e.id) < (:at, :entry)" if after else ""
+        rows = self.session.execute(
+            text(
+                f"""
+                SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
+                       s.like_count, s.reply_count, s.share_count
+                FROM timeline.timeline_entries e
+                JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+                LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
+                WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer {boundary}
+                  AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
+                  AND (p.visibility = 'public' OR p.author_id = :viewer)
+                  AND NOT {_blocked(':viewer', 'p.author_id')}
+                ORDER BY e.ranked_at DESC, e.id DESC
+                LIMIT :limit
+                """
+            ),
+            {"tenant": tenant_id, "viewer": viewer_id, "limit": limit,
+             **({"at": after.ranked_at, "entry": after.entry_id} if after else {})},
+        ).all()
+        return [
+            TimelineItem(row.entry_id, row.post_id, row.author_id, row.body, row.published_at, row.ranked_at,
+                         Stats(row.like_count or 0, row.reply_count or 0, row.share_count or 0))
+            for row in rows
+        ]
+
+    # Fan-out.
+
+    def start_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, published_at: datetime) -> int:
+        """Open a fan-out run for the post (a new generation if one ran before); returns the generation."""
+        return self.session.execute(
+            text(
+                """
+                INSERT INTO timeline.fanout_progress (post_id, tenant_id, published_at) VALUES (:post, :tenant, :published)
+                ON CONFLICT (post_id) DO UPDATE SET generation = fanout_progress.generation + 1,
+                    after_follower_id = NULL, chunks_done = 0, entries_written = 0, completed_at = NULL,
+                    skipped_reason = NULL
+                WHERE fanout_progress.tenant_id = EXCLUDED.tenant_id
+                RETURNING generation
+                """
+            ),
+            {"post": post_id, "tenant": tenant_id, "published": published_at},
+        ).scalar_one()
+
+    def fanout_chunk(self, tenant_id: uuid.UUID, post: Post, after: uuid.UUID | None, size: int) -> ChunkResult:
+        """Materialize the post for the next `size` effective followers after `after` (keyset on
+        follower id), skipping blocked pairs, in one set-based upsert."""
+        keyset = "AND f.follower_id > :after" if after else ""
+        row = self.session.execute(
+            text(
+                f"""
+                WITH chunk AS (
+                    SELECT f.follower_id FROM timeline.follows f
+                    WHERE f.tenant_id = :tenant AND f.followee_id = :author AND f.ended_at IS NULL {keyset}
+                    ORDER BY f.follower_id LIMIT :size
+                    FOR SHARE
+                ), written AS (
+                    INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                    SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='c.follower_id', post='CAST(:post AS uuid)')},
+                           :tenant, c.follower_id, :post, :author, 'following', :ranked_at
+                    FROM chunk c
+                    WHERE NOT {_blocked('c.follower_id', ':author')}
+                    ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
+                    WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
+                    RETURNING 1
+                )
+                SELECT (SELECT count(*) FROM chunk) AS scanned,
+                       (SELECT count(*) FROM written) AS written,
+                       (SELECT follower_id FROM chunk ORDER BY follower_id DESC LIMIT 1) AS last_follower_id
+                """
+            ),
+            {"tenant": tenant_id, "post": post.id, "author": post.author_id, "ranked_at": post.published_at,
+             "size": size, **({"after": after} if after else {})},
+        ).one()
+        return ChunkResult(row.scanned, row.written, row.last_follower_id)
+
+    def advance_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, after: uuid.UUID | None,
+                       next_after: uuid.UUID | None, written: int, *, done: bool,
+                       skipped_reason: str | None = None) -> bool:
+        """Move the run past this chunk, only if it still stands where the chunk started: a duplicate or
+        stale chunk job does its idempotent writes but never forks the chain of follow-up jobs."""
+        return self.session.execute(
+            text(
+                """
+                UPDATE timeline.fanout_progress SET after_follower_id = :next_after,
+                    chunks_done = chunks_done + 1, entries_written = entries_written + :written,
+                    completed_at = CASE WHEN :done THEN clock_timestamp() END, skipped_reason = :skipped
+                WHERE tenant_id = :tenant AND post_id = :post AND generation = :generation
+                  AND completed_at IS NULL AND after_follower_id IS NOT DISTINCT FROM CAST(:after AS uuid)
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id, "generation": generation, "after": after,
+             "next_after": next_after, "written": written, "done": done, "skipped": skipped_reason},
+        ).rowcount > 0
+
+    def fanout_lag_seconds(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> float | None:
+        """Publish to last chunk, once the run has completed."""
+        return self.session.execute(
+            text(
+                """
+                SELECT extract(epoch FROM completed_at - published_at) FROM timeline.fanout_progress
+                WHERE tenant_id = :tenant AND post_id = :post AND completed_at IS NOT NULL
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id},
+        ).scalar_one_or_none()
+
+    # Clean-up and merges.
+
+    def delete_post_following(self, tenant_id: uuid.UUID, post_id: uuid.UUID, limit: int) -> int:
+        return self.session.execute(
+            text(
+                """
+                DELETE FROM timeline.timeline_entries WHERE id IN (
+                    SELECT id FROM timeline.timeline_entries
+                    WHERE tenant_id = :tenant AND post_id = :post AND kind = 'following' LIMIT :limit)
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id, "limit": limit},
+        ).rowcount
+
+    def delete_pair(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID, *, only_ineligible: bool) -> int:
+        """Drop the viewer's following entries of the author's posts (only of posts that no longer fan out)."""
+        condition = f"AND NOT ({FANS_OUT})" if only_ineligible else ""
+        return self.session.execute(
+            text(
+                f"""
+                DELETE FROM timeline.timeline_entries e USING timeline.posts p
+                WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer AND e.author_id = :author
+                  AND e.kind = 'following' AND p.tenant_id = e.tenant_id AND p.id = e.post_id {condition}
+                """
+            ),
+            {"tenant": tenant_id, "viewer": viewer_id, "author": author_id},
+        ).rowcount
+
+    def merge_recent(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID, limit: int) -> int:
+        """Upsert the author's most recent posts that fan out into the viewer's timeline."""
+        return self.session.execute(
+            text(
+                f"""
+                INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                SELECT {ENTRY_ID.format(tenant='p.tenant_id', viewer='CAST(:viewer AS uuid)', post='p.id')},
+                       p.tenant_id, :viewer, p.id, p.author_id, 'following', p.published_at
+                FROM timeline.posts p
+                WHERE p.tenant_id = :tenant AND p.author_id = :author AND {FANS_OUT}
+                ORDER BY p.published_at DESC LIMIT :limit
+                ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
+                WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
+                """
+            ),
+            {"tenant": tenant_id, "viewer": viewer_id, "author": author_id, "limit": limit},
+        ).rowcount
+
+    # Rebuild and audit.
+
+    _WANTED = f"""
+        SELECT p.id AS post_id, p.author_id, p.published_at FROM timeline.follows f
+        JOIN timeline.posts p ON p.tenant_id = f.tenant_id AND p.author_id = f.followee_id
+        WHERE f.tenant_id = :tenant AND f.follower_id = :viewer AND f.ended_at IS NULL AND {FANS_OUT}
+          AND NOT {_blocked(':viewer', 'f.followee_id')}
+        ORDER BY p.published_at DESC, p.id DESC LIMIT :cap
+    """
+
+    def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, cap: int) -> tuple[int, int]:
+        """Make the viewer's following entries exactly what the current graph and posts give (self
+        entries untouched). Ids are kept, since they derive from (tenant, viewer, post)."""
+        params = {"tenant": tenant_id, "viewer": viewer_id, "cap": cap}
+        upserted = self.session.execute(
+            text(
+                f"""
+                INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='CAST(:viewer AS uuid)', post='w.post_id')},
+                       :tenant, :viewer, w.post_id, w.author_id, 'following', w.published_at
+                FROM ({self._WANTED}) w
+                ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
+                """
+            ),
+            params,
+        ).rowcount
+        removed = self.session.execute(
+            text(
+                f"""
+                DELETE FROM timeline.timeline_entries e
+                WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer AND e.kind = 'following'
+                  AND e.post_id NOT IN (SELECT w.post_id FROM ({self._WANTED}) w)
+                """
+            ),
+            params,
+        ).rowcount
+        return upserted, removed
+
+    def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, cap: int) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
+        params = {"tenant": tenant_id, "viewer": viewer_id, "cap": cap}
+        wanted = set(self.session.execute(text(f"SELECT w.post_id FROM ({self._WANTED}) w"), params).scalars())
+        materialized = set(self.session.execute(
+            text("SELECT post_id FROM timeline.timeline_entries WHERE tenant_id = :tenant AND viewer_id = :viewer "
+                 "AND kind = 'following'"),
+            params,
+        ).scalars())
+        return sorted(wanted - materialized), sorted(materialized - wanted)

@@ -1,0 +1,159 @@
+"""The rules of the timeline context for one RPC. Takes the caller's session; never commits."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+
+from sqlalchemy.orm import Session
+
+from feeds_runtime import outbox
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from timeline import cursor, jobs
+from timeline.domain import (
+    DEFAULT_PAGE_SIZE,
+    MAX_BODY_CHARS,
+    MAX_IDEMPOTENCY_KEY_CHARS,
+    MAX_PAGE_SIZE,
+    HomePage,
+    Moderation,
+    Post,
+    Visibility,
+)
+from timeline.models import outbox as outbox_table
+from timeline.repository import EntryRepository, GraphRepository, PostRepository
+from timeline.settings import TimelineSettings
+
+
+def parse_id(value: str, what: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except (ValueError, TypeError):
+        raise InvalidArgument("invalid_request", f"{what} must be a UUID") from None
+
+
+class TimelineService:
+    def __init__(self, session: Session, settings: TimelineSettings) -> None:
+        self.session = session
+        self.settings = settings
+        self.posts = PostRepository(session)
+        self.graph = GraphRepository(session)
+        self.entries = EntryRepository(session)
+
+    def _job(self, queue: str, actor: str, *args: object) -> None:
+        outbox.add(self.session, outbox_table, queue, actor, *(str(a) if a is not None else None for a in args))
+
+    # Posts.
+
+    def publish(self, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str, visibility: Visibility,
+                idempotency_key: str | None) -> tuple[Post, bool]:
+        """Canonical post, the author's self entry, initial stats, the fan-out job (unless private) and
+        the published event, all in the caller's transaction. Returns the post and whether an earlier
+        publish with the same key answered."""
+        if not body.strip() or len(body) > MAX_BODY_CHARS:
+            raise InvalidArgument("invalid_request", f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
+        if idempotency_key is not None and not (
+            0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_CHARS and idempotency_key.isascii()
+            and idempotency_key.isprintable()
+        ):
+            raise InvalidArgument("invalid_request",
+                                  f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
+        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value]).encode()).hexdigest()
+                       if idempotency_key is not None else None)
+        post_id = uuid.uuid4()
+        published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, idempotency_key, fingerprint)
+        if published_at is None:
+            existing, existing_fingerprint = self.posts.by_idempotency_key(tenant_id, author_id, idempotency_key)
+            if existing_fingerprint != fingerprint:
+                raise Conflict("idempotency_conflict", "this Idempotency-Key was used for a different post")
+            return existing, True
+        self.posts.insert_stats(tenant_id, post_id)
+        self.entries.insert_self(tenant_id, author_id, post_id, published_at)
+        if visibility is Visibility.PUBLIC:
+            generation = self.entries.start_fanout(tenant_id, post_id, published_at)
+            self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation, None)
+        self._job(jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, tenant_id, post_id, author_id, visibility.value,
+                  published_at.isoformat())
+        return self.posts.get(tenant_id, post_id), False
+
+    def get_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID, viewer_id: uuid.UUID | None) -> Post:
+        """A host call without a viewer sees any live post of its tenant (moderation included); a viewer
+        sees only what their timeline could show them."""
+        post = self.posts.get(tenant_id, post_id)
+        if post is None or post.deleted_at is not None:
+            raise NotFound("not_found", "post not found")
+        if viewer_id is not None and viewer_id != post.author_id:
+            if self.graph.blocked_between(tenant_id, viewer_id, post.author_id) or post.visibility is not Visibility.PUBLIC or post.moderation_state is not Moderation.VISIBLE:
+                raise NotFound("not_found", "post not found")
+        return post
+
+    def delete_post(self, tenant_id: uuid.UUID, actor_id: uuid.UUID, post_id: uuid.UUID) -> None:
+        post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
+        if post is None:
+            raise NotFound("not_found", "post not found")
+        if post.author_id != actor_id:
+            raise PermissionDenied("not_author", "only the author may delete a post")
+        if post.deleted_at is not None:
+            return  # deleting twice is the same as once
+        self.posts.soft_delete(tenant_id, post_id)
+        self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+
+    def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> Post:
+        post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
+        if post is None or post.deleted_at is not None:
+            raise NotFound("not_found", "post not found")
+        if state is post.moderation_state:
+            return post
+        self.posts.set_moderation(tenant_id, post_id, state)
+        if state is Moderation.VISIBLE:
+            if post.visibility is Visibility.PUBLIC:
+                # Entries were cleaned up while the post was not visible: fan it out anew.
+                generation = self.entries.start_fanout(tenant_id, post_id, post.published_at)
+                self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation, None)
+        elif post.moderation_state is Moderation.VISIBLE:
+            self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+        return self.posts.get(tenant_id, post_id)
+
+    # The graph. Each change queues a pair sync, which removes or merges the entries it affects.
+
+    def follow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> None:
+        if follower_id == followee_id:
+            raise InvalidArgument("invalid_request", "a user cannot follow themselves")
+        if self.graph.follow(tenant_id, follower_id, followee_id):
+            self._job(jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR, tenant_id, follower_id, followee_id)
+
+    def unfollow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> None:
+        if self.graph.unfollow(tenant_id, follower_id, followee_id):
+            self._job(jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR, tenant_id, follower_id, followee_id)
+
+    def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> None:
+        if blocker_id == blocked_id:
+            raise InvalidArgument("invalid_request", "a user cannot block themselves")
+        # Waits for fan-out chunks that read the follow rows between the two (see repository).
+        self.graph.lock_follows_between(tenant_id, blocker_id, blocked_id)
+        if self.graph.block(tenant_id, blocker_id, blocked_id):
+            self._sync_both_ways(tenant_id, blocker_id, blocked_id)
+
+    def unblock(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> None:
+        if self.graph.unblock(tenant_id, blocker_id, blocked_id):
+            self._sync_both_ways(tenant_id, blocker_id, blocked_id)
+
+    def _sync_both_ways(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> None:
+        outbox.add_many(self.session, outbox_table, jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR,
+                        [[str(tenant_id), str(a), str(b)], [str(tenant_id), str(b), str(a)]])
+
+    # Reading.
+
+    def home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int | None, cursor_value: str) -> HomePage:
+        limit = DEFAULT_PAGE_SIZE if limit is None else limit
+        if not 1 <= limit <= MAX_PAGE_SIZE:
+            raise InvalidArgument("invalid_limit", f"limit must be between 1 and {MAX_PAGE_SIZE}")
+        secret = self.settings.cursor_secret.get_secret_value().encode()
+        after = cursor.decode(secret, tenant_id, viewer_id, cursor_value) if cursor_value else None
+        items = self.entries.home_page(tenant_id, viewer_id, after, limit + 1)
+        if len(items) <= limit:
+            return HomePage(items, None)
+        last = items[limit - 1]
+        next_cursor = cursor.encode(secret, tenant_id, viewer_id, cursor.Position(last.ranked_at, last.entry_id))
+        return HomePage(items[:limit], next_cursor)

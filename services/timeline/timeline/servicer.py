@@ -1,0 +1,151 @@
+"""gRPC servicers: protobuf <-> domain only. Each RPC is one transaction; identity comes from the
+call's metadata (feeds_runtime.context), never from a message."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from feeds.timeline.v1 import timeline_pb2 as pb
+from feeds.timeline.v1 import timeline_pb2_grpc
+from feeds_runtime.context import optional_actor, require_actor, require_tenant
+from feeds_runtime.db import Database
+from feeds_runtime.errors import InvalidArgument
+from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
+from timeline.projection import Projection
+from timeline.service import TimelineService, parse_id
+from timeline.settings import TimelineSettings
+
+_VISIBILITY = {pb.VISIBILITY_PUBLIC: Visibility.PUBLIC, pb.VISIBILITY_PRIVATE: Visibility.PRIVATE}
+_MODERATION = {pb.MODERATION_STATE_VISIBLE: Moderation.VISIBLE, pb.MODERATION_STATE_HIDDEN: Moderation.HIDDEN,
+               pb.MODERATION_STATE_REMOVED: Moderation.REMOVED}
+_VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
+_MODERATION_PB = {value: key for key, value in _MODERATION.items()}
+
+
+def _timestamp(value: datetime) -> Timestamp:
+    stamp = Timestamp()
+    stamp.FromDatetime(value)
+    return stamp
+
+
+def _stats(stats: Stats) -> pb.PostStats:
+    return pb.PostStats(like_count=stats.like_count, reply_count=stats.reply_count, share_count=stats.share_count)
+
+
+def post_message(post: Post) -> pb.Post:
+    return pb.Post(id=str(post.id), author_id=str(post.author_id), body=post.body,
+                   visibility=_VISIBILITY_PB[post.visibility], moderation_state=_MODERATION_PB[post.moderation_state],
+                   published_at=_timestamp(post.published_at), stats=_stats(post.stats))
+
+
+def item_message(item: TimelineItem) -> pb.TimelineItem:
+    return pb.TimelineItem(entry_id=str(item.entry_id), post_id=str(item.post_id), author_id=str(item.author_id),
+                           body=item.body, published_at=_timestamp(item.published_at),
+                           ranked_at=_timestamp(item.ranked_at), stats=_stats(item.stats))
+
+
+class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
+    def __init__(self, database: Database, settings: TimelineSettings) -> None:
+        self._database = database
+        self._settings = settings
+
+    def _service(self, session) -> TimelineService:
+        return TimelineService(session, self._settings)
+
+    def PublishPost(self, request: pb.PublishPostRequest, context) -> pb.PublishPostResponse:
+        tenant, author = require_tenant(), require_actor()
+        visibility = Visibility.PUBLIC if request.visibility == pb.VISIBILITY_UNSPECIFIED else _VISIBILITY.get(request.visibility)
+        if visibility is None:
+            raise InvalidArgument("invalid_request", "visibility must be public or private")
+        with self._database.transaction() as session:
+            post, replayed = self._service(session).publish(tenant, author, request.body, visibility,
+                                                            request.idempotency_key or None)
+        return pb.PublishPostResponse(post=post_message(post), replayed=replayed)
+
+    def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:
+        tenant, viewer = require_tenant(), optional_actor()
+        post_id = parse_id(request.post_id, "post_id")
+        with self._database.transaction() as session:
+            post = self._service(session).get_post(tenant, post_id, viewer)
+        return pb.GetPostResponse(post=post_message(post))
+
+    def DeletePost(self, request: pb.DeletePostRequest, context) -> pb.DeletePostResponse:
+        tenant, actor = require_tenant(), require_actor()
+        post_id = parse_id(request.post_id, "post_id")
+        with self._database.transaction() as session:
+            self._service(session).delete_post(tenant, actor, post_id)
+        return pb.DeletePostResponse()
+
+    def SetModeration(self, request: pb.SetModerationRequest, context) -> pb.SetModerationResponse:
+        tenant = require_tenant()
+        post_id = parse_id(request.post_id, "post_id")
+        state = _MODERATION.get(request.moderation_state)
+        if state is None:
+            raise InvalidArgument("invalid_request", "moderation_state must be visible, hidden or removed")
+        with self._database.transaction() as session:
+            post = self._service(session).set_moderation(tenant, post_id, state)
+        return pb.SetModerationResponse(post=post_message(post))
+
+    def Follow(self, request: pb.FollowRequest, context) -> pb.FollowResponse:
+        tenant, actor = require_tenant(), require_actor()
+        followee = parse_id(request.followee_id, "followee_id")
+        with self._database.transaction() as session:
+            self._service(session).follow(tenant, actor, followee)
+        return pb.FollowResponse()
+
+    def Unfollow(self, request: pb.UnfollowRequest, context) -> pb.UnfollowResponse:
+        tenant, actor = require_tenant(), require_actor()
+        followee = parse_id(request.followee_id, "followee_id")
+        with self._database.transaction() as session:
+            self._service(session).unfollow(tenant, actor, followee)
+        return pb.UnfollowResponse()
+
+    def Block(self, request: pb.BlockRequest, context) -> pb.BlockResponse:
+        tenant, actor = require_tenant(), require_actor()
+        blocked = parse_id(request.blocked_id, "blocked_id")
+        with self._database.transaction() as session:
+            self._service(session).block(tenant, actor, blocked)
+        return pb.BlockResponse()
+
+    def Unblock(self, request: pb.UnblockRequest, context) -> pb.UnblockResponse:
+        tenant, actor = require_tenant(), require_actor()
+        blocked = parse_id(request.blocked_id, "blocked_id")
+        with self._database.transaction() as session:
+            self._service(session).unblock(tenant, actor, blocked)
+        return pb.UnblockResponse()
+
+    def GetHomeTimeline(self, request: pb.GetHomeTimelineRequest, context) -> pb.GetHomeTimelineResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        limit = request.limit if request.HasField("limit") else None
+        with self._database.transaction() as session:
+            page = self._service(session).home(tenant, viewer, limit, request.cursor)
+        return pb.GetHomeTimelineResponse(items=[item_message(item) for item in page.items],
+                                          next_cursor=page.next_cursor or "")
+
+
+class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):
+    """Internal repair: rebuild or audit one viewer of the calling tenant."""
+
+    def __init__(self, database: Database, settings: TimelineSettings) -> None:
+        self._database = database
+        self._settings = settings
+
+    def RebuildViewer(self, request: pb.RebuildViewerRequest, context) -> pb.RebuildViewerResponse:
+        tenant = require_tenant()
+        viewer = parse_id(request.viewer_id, "viewer_id")
+        with self._database.transaction() as session:
+            upserted, removed = Projection(session, self._settings).rebuild(tenant, viewer)
+        return pb.RebuildViewerResponse(upserted=upserted, removed=removed)
+
+    def AuditViewer(self, request: pb.AuditViewerRequest, context) -> pb.AuditViewerResponse:
+        tenant = require_tenant()
+        viewer = parse_id(request.viewer_id, "viewer_id")
+        with self._database.transaction() as session:
+            audit = Projection(session, self._settings).audit(tenant, viewer)
+        return pb.AuditViewerResponse(missing_post_ids=[str(p) for p in audit.missing_post_ids],
+                                      extra_post_ids=[str(p) for p in audit.extra_post_ids], in_sync=audit.in_sync)
+
+    def Ping(self, request: pb.PingRequest, context) -> pb.PingResponse:
+        return pb.PingResponse()
