@@ -21,8 +21,9 @@ def configure_logging(service: str, level: str = "INFO") -> None:
     handler.addFilter(_RequestContext())
     handler.setFormatter(
         JsonFormatter(
-            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
-            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+            "%(levelname)s %(name)s %(message)s %(request_id)s",
+            rename_fields={"levelname": "level", "name": "logger"},
+            timestamp="time",
             static_fields={"service": service},
         )
     )

@@ -14,6 +14,7 @@ import logging
 import select
 import threading
 import time
+from datetime import timedelta
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,6 +33,8 @@ from sqlalchemy import (
     Table,
     func,
     insert,
+    or_,
+    select,
     text,
     update,
 )
@@ -143,17 +146,13 @@ class Relay:
         """Claim, enqueue and mark one batch; returns how many rows were sent."""
         t = self._table
         with self._engine.begin() as connection:
+            due = or_(t.c.enqueued_at.is_(None), t.c.enqueued_at < func.now() - timedelta(seconds=self._redeliver_after))
             rows = connection.execute(
-                text(
-                    f"""
-                    SELECT id, queue_name, actor_name, args, request_id FROM "{t.schema}".{t.name}
-                    WHERE acked_at IS NULL AND attempts < :max_attempts
-                      AND (enqueued_at IS NULL OR enqueued_at < now() - make_interval(secs => :redeliver))
-                    ORDER BY id LIMIT :limit
-                    FOR UPDATE SKIP LOCKED
-                    """
-                ),
-                {"max_attempts": self._max_attempts, "redeliver": self._redeliver_after, "limit": self._batch_size},
+                select(t.c.id, t.c.queue_name, t.c.actor_name, t.c.args, t.c.request_id)
+                .where(t.c.acked_at.is_(None), t.c.attempts < self._max_attempts, due)
+                .order_by(t.c.id)
+                .limit(self._batch_size)
+                .with_for_update(skip_locked=True)
             ).all()
             for row in rows:
                 self._broker.enqueue(
@@ -202,7 +201,7 @@ class Relay:
 def pending_count(engine: Engine, table: Table) -> int:
     with engine.connect() as connection:
         return connection.execute(
-            text(f'SELECT count(*) FROM "{table.schema}".{table.name} WHERE acked_at IS NULL')
+            select(func.count()).select_from(table).where(table.c.acked_at.is_(None))
         ).scalar_one()
 
 
