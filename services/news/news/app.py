@@ -4,16 +4,42 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from feeds.news.v1 import feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, subscriptions_pb2_grpc
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
+from news.cursor import CursorCodec
+from news.feeds.service import FeedService
+from news.feeds.servicer import FeedServicer
 from news.models import outbox
+from news.posts.service import PostService
+from news.posts.servicer import PostServicer
+from news.replicas.servicer import IdentityReplicaServicer
 from news.settings import NewsSettings
+from news.subscriptions.service import SubscriptionService
+from news.subscriptions.servicer import SubscriptionServicer
 
-QUEUES = ["news.default"]
+QUEUES = ["news.identity", "news.events"]
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
-    return []
+    settings: NewsSettings = service.settings  # type: ignore[assignment]
+    database = service.database
+    cursors = CursorCodec(settings.cursor_secret.get_secret_value().encode())
+    enabled = settings.subscriptions_enabled
+    subscriptions = SubscriptionServicer(database, SubscriptionService(cursors, enabled=enabled))
+    feeds = FeedServicer(database, FeedService(cursors, subscriptions_enabled=enabled))
+    posts = PostServicer(database, PostService())
+    replicas = IdentityReplicaServicer(database)
+    return [
+        Registration("feeds.news.v1.SubscriptionService",
+                     lambda server: subscriptions_pb2_grpc.add_SubscriptionServiceServicer_to_server(subscriptions, server)),
+        Registration("feeds.news.v1.FeedService",
+                     lambda server: feeds_pb2_grpc.add_FeedServiceServicer_to_server(feeds, server)),
+        Registration("feeds.news.v1.PostService",
+                     lambda server: posts_pb2_grpc.add_PostServiceServicer_to_server(posts, server)),
+        Registration("feeds.news.v1.IdentityReplicaService",
+                     lambda server: identity_pb2_grpc.add_IdentityReplicaServiceServicer_to_server(replicas, server)),
+    ]
 
 
 SERVICE = ServiceDefinition(

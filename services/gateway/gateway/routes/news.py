@@ -1,10 +1,153 @@
-"""REST routes of the news context."""
+"""REST routes of the news context: subscriptions, feeds and posts (camelCase bodies,
+problem+json errors). Shape only here; every rule is the news service's."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc, posts_pb2, posts_pb2_grpc, subscriptions_pb2, subscriptions_pb2_grpc
+from gateway import envelopes, news_views
+from gateway.clients import call_metadata
 
 router = APIRouter(tags=["news"])
 
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.news.v1.Service": ["Method", …]}.
-IDEMPOTENT_READS: dict[str, list[str]] = {}
+IDEMPOTENT_READS: dict[str, list[str]] = {
+    "feeds.news.v1.FeedService": ["ListSubscriptionFeed", "ListGlobalFeed", "GetPost"],
+    "feeds.news.v1.SubscriptionService": ["ListSubscriptions"],
+}
+
+
+class SubscribeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    targetKind: StrictStr
+    targetUserId: StrictStr | None = None
+    targetCompanyId: StrictStr | None = None
+
+
+class PostBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: StrictStr
+    body: StrictStr
+    categoryId: StrictStr | None = None
+
+
+class NewPostBody(PostBody):
+    authorCompanyId: StrictStr | None = None
+
+
+# Limits travel as int32; the service checks the range, the gateway only that the value fits.
+Limit = Query(None, ge=-(2**31), le=2**31 - 1)
+
+
+def _channel(request: Request):
+    return request.app.state.channels["news"]
+
+
+def _subscriptions(request: Request):
+    return subscriptions_pb2_grpc.SubscriptionServiceStub(_channel(request).channel)
+
+
+def _feeds(request: Request):
+    return feeds_pb2_grpc.FeedServiceStub(_channel(request).channel)
+
+
+def _posts(request: Request):
+    return posts_pb2_grpc.PostServiceStub(_channel(request).channel)
+
+
+def _call(request: Request, actor=None) -> dict:
+    return {"timeout": _channel(request).deadline, "metadata": call_metadata(request, actor=actor)}
+
+
+@router.post("/api/v1/subscriptions", summary="Subscribe to an author or a company (201 created, 200 otherwise)")
+async def subscribe(request: Request, body: SubscribeBody) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = subscriptions_pb2.SubscribeRequest(target_kind=body.targetKind)
+    if body.targetUserId is not None:
+        message.target_user_id = body.targetUserId
+    if body.targetCompanyId is not None:
+        message.target_company_id = body.targetCompanyId
+    response = await _subscriptions(request).Subscribe(message, **_call(request, member))
+    return envelopes.news_body(news_views.subscribed(response), status=201 if response.created else 200)
+
+
+@router.get("/api/v1/subscriptions", summary="The member's active subscriptions, newest first")
+async def list_subscriptions(request: Request, cursor: str = "", limit: int | None = Limit) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = subscriptions_pb2.ListSubscriptionsRequest(cursor=cursor, limit=limit)
+    response = await _subscriptions(request).ListSubscriptions(message, **_call(request, member))
+    return envelopes.news_body(news_views.subscription_list(response))
+
+
+@router.delete("/api/v1/subscriptions/{subscription_id}", status_code=204, summary="Unsubscribe (idempotent)")
+async def unsubscribe(request: Request, subscription_id: str) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = subscriptions_pb2.UnsubscribeRequest(subscription_id=subscription_id)
+    await _subscriptions(request).Unsubscribe(message, **_call(request, member))
+    return envelopes.news_body(None, status=204)
+
+
+@router.get("/api/v1/feed/subscriptions", summary="Published posts of the member's subscriptions")
+async def subscription_feed(
+    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None)
+) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = feeds_pb2.ListSubscriptionFeedRequest(cursor=cursor, limit=limit, category_id=categoryId)
+    response = await _feeds(request).ListSubscriptionFeed(message, **_call(request, member))
+    return envelopes.news_body(
+        {"page": news_views.feed_page(response.page), "isEmptySubscriptions": response.is_empty_subscriptions}
+    )
+
+
+@router.get("/api/v1/feed/global", summary="All published posts, open to guests")
+async def global_feed(
+    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None)
+) -> Response:
+    member = request.app.state.member_auth.member(request, required=False)
+    message = feeds_pb2.ListGlobalFeedRequest(cursor=cursor, limit=limit, category_id=categoryId)
+    response = await _feeds(request).ListGlobalFeed(message, **_call(request, member))
+    return envelopes.news_body({"page": news_views.feed_page(response.page)})
+
+
+@router.get("/api/v1/news/posts/{post_id}", summary="One published post, open to guests")
+async def get_post(request: Request, post_id: str) -> Response:
+    member = request.app.state.member_auth.member(request, required=False)
+    response = await _feeds(request).GetPost(feeds_pb2.GetPostRequest(post_id=post_id), **_call(request, member))
+    return envelopes.news_body({**news_views.feed_item(response.post), "body": response.body})
+
+
+@router.post("/api/v1/news/posts", summary="Write a draft post")
+async def create_post(request: Request, body: NewPostBody) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = posts_pb2.CreatePostRequest(title=body.title, body=body.body, category_id=body.categoryId,
+                                          author_company_id=body.authorCompanyId)
+    response = await _posts(request).CreatePost(message, **_call(request, member))
+    return envelopes.news_body(news_views.post(response.post), status=201)
+
+
+@router.put("/api/v1/news/posts/{post_id}", summary="Replace a post's title, body and category")
+async def update_post(request: Request, post_id: str, body: PostBody) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = posts_pb2.UpdatePostRequest(post_id=post_id, title=body.title, body=body.body, category_id=body.categoryId)
+    response = await _posts(request).UpdatePost(message, **_call(request, member))
+    return envelopes.news_body(news_views.post(response.post))
+
+
+@router.post("/api/v1/news/posts/{post_id}/publish", summary="Publish a post (idempotent)")
+async def publish_post(request: Request, post_id: str) -> Response:
+    member = request.app.state.member_auth.member(request)
+    response = await _posts(request).PublishPost(posts_pb2.PublishPostRequest(post_id=post_id), **_call(request, member))
+    return envelopes.news_body(news_views.post(response.post))
+
+
+@router.post("/api/v1/news/posts/{post_id}/unpublish", summary="Unpublish a post (idempotent)")
+async def unpublish_post(request: Request, post_id: str) -> Response:
+    member = request.app.state.member_auth.member(request)
+    message = posts_pb2.UnpublishPostRequest(post_id=post_id)
+    response = await _posts(request).UnpublishPost(message, **_call(request, member))
+    return envelopes.news_body(news_views.post(response.post))

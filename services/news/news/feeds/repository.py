@@ -1,0 +1,138 @@
+"""Feed queries. Each returns at most `fetch` published posts, newest first, with the author and
+company signatures joined in the same statement (one batch per page, no N+1).
+
+The subscription feed takes the top `fetch` posts of every followed source from that source's own
+index and merges them, so a page reads at most (sources × fetch) index entries whatever the size of
+the platform; the global feed walks the global published index."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from news.cursor import Position
+
+_SIGNED = """
+SELECT p.id, p.title, p.excerpt, p.category_id, p.published_at, p.author_user_id, p.author_company_id,
+       a.display_name, a.avatar_url, a.status AS author_status, c.name AS company_name, c.logo_url
+FROM {source} p
+LEFT JOIN news.author_replicas a ON a.user_id = p.author_user_id
+LEFT JOIN news.company_replicas c ON c.company_id = p.author_company_id
+"""
+
+_SUSPENDED = "SELECT 1 FROM news.company_replicas r WHERE r.company_id = {column} AND r.status = 'Suspended'"
+
+
+def _filters(after: Position | None, category_id: uuid.UUID | None) -> str:
+    clauses = ""
+    if after is not None:
+        clauses += " AND (p.published_at, p.id) < (:after_at, :after_id)"
+    if category_id is not None:
+        clauses += " AND p.category_id = :category_id"
+    return clauses
+
+
+def _per_source(column: str, filters: str) -> str:
+    return f"""
+        SELECT p.id, p.published_at FROM news.posts p
+        WHERE p.{column} = src.source_id AND p.status = 'Published'{filters}
+        ORDER BY p.published_at DESC, p.id DESC LIMIT :fetch
+    """
+
+
+def subscription_feed_sql(after: Position | None, category_id: uuid.UUID | None) -> str:
+    filters = _filters(after, category_id)
+    merged = f"""
+        SELECT top.id, top.published_at
+        FROM unnest(CAST(:author_ids AS uuid[])) AS src(source_id)
+        CROSS JOIN LATERAL ({_per_source("author_user_id", filters)}) top
+        UNION ALL
+        SELECT top.id, top.published_at
+        FROM unnest(CAST(:company_ids AS uuid[])) AS src(source_id)
+        CROSS JOIN LATERAL ({_per_source("author_company_id", filters)}) top
+        WHERE NOT EXISTS ({_SUSPENDED.format(column="src.source_id")})
+        ORDER BY published_at DESC, id DESC LIMIT :fetch
+    """
+    source = f"(SELECT posts.* FROM ({merged}) page JOIN news.posts posts ON posts.id = page.id)"
+    return _SIGNED.format(source=source) + " ORDER BY p.published_at DESC, p.id DESC"
+
+
+def global_feed_sql(after: Position | None, category_id: uuid.UUID | None) -> str:
+    return (
+        _SIGNED.format(source="news.posts")
+        + f" WHERE p.status = 'Published'{_filters(after, category_id)}"
+        + f" AND NOT EXISTS ({_SUSPENDED.format(column='p.author_company_id')})"
+        + " ORDER BY p.published_at DESC, p.id DESC LIMIT :fetch"
+    )
+
+
+_POST_SQL = (
+    _SIGNED.replace("SELECT p.id,", "SELECT p.body, p.status, p.created_by, p.id,").format(source="news.posts")
+    + " WHERE p.id = :post_id"
+)
+
+
+@dataclass(frozen=True)
+class FeedRow:
+    id: uuid.UUID
+    title: str
+    excerpt: str
+    category_id: uuid.UUID | None
+    published_at: dt.datetime
+    author_user_id: uuid.UUID | None
+    author_company_id: uuid.UUID | None
+    display_name: str | None
+    avatar_url: str | None
+    author_status: str | None
+    company_name: str | None
+    logo_url: str | None
+
+    @property
+    def position(self) -> Position:
+        return Position(self.published_at, self.id)
+
+
+def _params(after: Position | None, category_id: uuid.UUID | None, fetch: int) -> dict:
+    params: dict = {"fetch": fetch, "category_id": category_id}
+    if after is not None:
+        params |= {"after_at": after.at, "after_id": after.id}
+    return params
+
+
+def subscription_feed(
+    session: Session,
+    author_ids: list[uuid.UUID],
+    company_ids: list[uuid.UUID],
+    after: Position | None,
+    category_id: uuid.UUID | None,
+    fetch: int,
+) -> list[FeedRow]:
+    params = _params(after, category_id, fetch) | {"author_ids": author_ids, "company_ids": company_ids}
+    rows = session.execute(text(subscription_feed_sql(after, category_id)), params).mappings()
+    return [FeedRow(**row) for row in rows]
+
+
+def global_feed(session: Session, after: Position | None, category_id: uuid.UUID | None, fetch: int) -> list[FeedRow]:
+    rows = session.execute(text(global_feed_sql(after, category_id)), _params(after, category_id, fetch)).mappings()
+    return [FeedRow(**row) for row in rows]
+
+
+@dataclass(frozen=True)
+class PostRow:
+    item: FeedRow
+    body: str
+    status: str
+    created_by: uuid.UUID
+
+
+def post(session: Session, post_id: uuid.UUID) -> PostRow | None:
+    row = session.execute(text(_POST_SQL), {"post_id": post_id}).mappings().one_or_none()
+    if row is None:
+        return None
+    fields = dict(row)
+    return PostRow(body=fields.pop("body"), status=fields.pop("status"), created_by=fields.pop("created_by"),
+                   item=FeedRow(**fields))

@@ -1,0 +1,66 @@
+"""Feed reading: limits, cursors and the empty-subscriptions case. Read-only."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from feeds_runtime.errors import NotFound
+from news.cursor import CursorCodec
+from news.feeds import repository
+from news.feeds.repository import FeedRow, PostRow
+from news.inputs import optional_uuid, page_limit, parse_uuid
+from news.subscriptions import repository as subscriptions
+from news.subscriptions.service import ensure_enabled
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 30
+POST_NOT_FOUND = "NEWS_POST_NOT_FOUND"
+
+
+@dataclass(frozen=True)
+class FeedPage:
+    items: list[FeedRow]
+    next_cursor: str
+    has_more: bool
+
+
+class FeedService:
+    def __init__(self, cursors: CursorCodec, *, subscriptions_enabled: bool) -> None:
+        self._cursors = cursors
+        self._subscriptions_enabled = subscriptions_enabled
+
+    def _page(self, scope: int, rows: list[FeedRow], limit: int) -> FeedPage:
+        items, has_more = rows[:limit], len(rows) > limit
+        next_cursor = self._cursors.encode(scope, items[-1].position) if has_more else ""
+        return FeedPage(items, next_cursor, has_more)
+
+    def subscription_feed(
+        self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None, category_id: str | None
+    ) -> tuple[FeedPage, bool]:
+        """The page and whether the subscriber follows nothing (A1)."""
+        ensure_enabled(self._subscriptions_enabled)
+        size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
+        category = optional_uuid(category_id, "categoryId")
+        after = self._cursors.decode(CursorCodec.SUBSCRIPTION_FEED, cursor)
+        authors, companies = subscriptions.active_targets(session, subscriber)
+        if not authors and not companies:
+            return FeedPage([], "", False), True
+        rows = repository.subscription_feed(session, authors, companies, after, category, size + 1)
+        return self._page(CursorCodec.SUBSCRIPTION_FEED, rows, size), False
+
+    def global_feed(self, session: Session, cursor: str, limit: int | None, category_id: str | None) -> FeedPage:
+        size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
+        category = optional_uuid(category_id, "categoryId")
+        after = self._cursors.decode(CursorCodec.GLOBAL_FEED, cursor)
+        rows = repository.global_feed(session, after, category, size + 1)
+        return self._page(CursorCodec.GLOBAL_FEED, rows, size)
+
+    def post(self, session: Session, viewer: uuid.UUID | None, post_id: str) -> PostRow:
+        """A published post for anyone; an unpublished one only for its writer."""
+        found = repository.post(session, parse_uuid(post_id, "id"))
+        if found is None or (found.status != "Published" and found.created_by != viewer):
+            raise NotFound(POST_NOT_FOUND, "post not found")
+        return found

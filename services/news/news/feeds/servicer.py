@@ -1,0 +1,57 @@
+"""feeds.news.v1.FeedService: proto ↔ domain. Guests (no x-actor-id) read the global feed and posts."""
+
+from __future__ import annotations
+
+from feeds.news.v1 import common_pb2, feeds_pb2_grpc
+from feeds.news.v1 import feeds_pb2 as pb
+from feeds_runtime.context import optional_actor, require_actor
+from feeds_runtime.db import Database
+from news.feeds.repository import FeedRow
+from news.feeds.service import FeedPage, FeedService
+from news.wire import optional, timestamp, uuid_text
+
+
+def feed_item(row: FeedRow) -> common_pb2.PostFeedItem:
+    item = common_pb2.PostFeedItem(
+        id=str(row.id), title=row.title, excerpt=row.excerpt, category_id=uuid_text(row.category_id),
+        published_at=timestamp(row.published_at),
+    )
+    if row.author_company_id is not None:
+        item.company.CopyFrom(common_pb2.CompanySignature(
+            id=str(row.author_company_id), name=row.company_name or "", logo_url=row.logo_url or ""))
+    else:
+        item.author.CopyFrom(common_pb2.AuthorSignature(
+            id=uuid_text(row.author_user_id), display_name=row.display_name or "", avatar_url=row.avatar_url or "",
+            is_blocked=row.author_status == "Blocked"))
+    return item
+
+
+def feed_page(page: FeedPage) -> common_pb2.FeedPage:
+    return common_pb2.FeedPage(items=[feed_item(row) for row in page.items], next_cursor=page.next_cursor,
+                               has_more=page.has_more)
+
+
+class FeedServicer(feeds_pb2_grpc.FeedServiceServicer):
+    def __init__(self, database: Database, service: FeedService) -> None:
+        self._database = database
+        self._service = service
+
+    def ListSubscriptionFeed(self, request: pb.ListSubscriptionFeedRequest, context) -> pb.ListSubscriptionFeedResponse:
+        subscriber = require_actor()
+        limit = request.limit if request.HasField("limit") else None
+        with self._database.transaction() as session:
+            page, empty = self._service.subscription_feed(
+                session, subscriber, request.cursor, limit, optional(request, "category_id"))
+        return pb.ListSubscriptionFeedResponse(page=feed_page(page), is_empty_subscriptions=empty)
+
+    def ListGlobalFeed(self, request: pb.ListGlobalFeedRequest, context) -> pb.ListGlobalFeedResponse:
+        limit = request.limit if request.HasField("limit") else None
+        with self._database.transaction() as session:
+            page = self._service.global_feed(session, request.cursor, limit, optional(request, "category_id"))
+        return pb.ListGlobalFeedResponse(page=feed_page(page))
+
+    def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:
+        viewer = optional_actor()
+        with self._database.transaction() as session:
+            found = self._service.post(session, viewer, request.post_id)
+        return pb.GetPostResponse(post=feed_item(found.item), body=found.body)

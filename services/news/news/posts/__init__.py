@@ -1,0 +1,1 @@
+"""Authoring: drafts, edits, publishing and unpublishing posts."""

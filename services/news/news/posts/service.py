@@ -1,0 +1,85 @@
+"""Authoring rules: the caller writes posts signed by themself or by a company, and only the
+writer changes them. Publishing records a PostPublished event in the outbox."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import func
+from sqlalchemy.orm import Session
+
+from feeds_runtime import outbox
+from feeds_runtime.errors import NotFound, PermissionDenied
+from news.inputs import optional_uuid, parse_uuid, text
+from news.models import Post
+from news.models import outbox as outbox_table
+from news.posts import repository
+
+POST_NOT_FOUND = "NEWS_POST_NOT_FOUND"
+POST_FORBIDDEN = "NEWS_POST_FORBIDDEN"
+EVENTS_QUEUE = "news.events"
+POST_PUBLISHED_ACTOR = "news.post_published"
+EXCERPT_CHARS = 280
+
+
+def excerpt(body: str) -> str:
+    flat = " ".join(body.split())
+    return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1].rstrip() + "…"
+
+
+class PostService:
+    def create(
+        self, session: Session, writer: uuid.UUID, title: str, body: str, category_id: str | None, company_id: str | None
+    ) -> Post:
+        clean_title = text(title, "title", maximum=200)
+        clean_body = text(body, "body", maximum=20000)
+        category = optional_uuid(category_id, "categoryId")
+        company = optional_uuid(company_id, "authorCompanyId")
+        post = Post(
+            id=uuid.uuid4(),
+            author_user_id=None if company else writer,
+            author_company_id=company,
+            category_id=category,
+            title=clean_title,
+            body=clean_body,
+            excerpt=excerpt(clean_body),
+            status="Draft",
+            created_by=writer,
+        )
+        return repository.add(session, post)
+
+    def _owned(self, session: Session, writer: uuid.UUID, post_id: uuid.UUID) -> Post:
+        post = repository.get(session, post_id)
+        if post is None:
+            raise NotFound(POST_NOT_FOUND, "post not found")
+        if post.created_by != writer:
+            raise PermissionDenied(POST_FORBIDDEN, "only the writer may change this post")
+        return post
+
+    def update(
+        self, session: Session, writer: uuid.UUID, post_id: str, title: str, body: str, category_id: str | None
+    ) -> Post:
+        parsed = parse_uuid(post_id, "id")
+        clean_title = text(title, "title", maximum=200)
+        clean_body = text(body, "body", maximum=20000)
+        category = optional_uuid(category_id, "categoryId")
+        updated = repository.update_content(
+            session, parsed, writer, title=clean_title, body=clean_body, excerpt=excerpt(clean_body), category_id=category
+        )
+        return updated or self._owned(session, writer, parsed)
+
+    def publish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:
+        parsed = parse_uuid(post_id, "id")
+        published = repository.transition(
+            session, parsed, writer, ("Draft", "Unpublished"), "Published", published_at=func.now()
+        )
+        if published is None:
+            return self._owned(session, writer, parsed)  # already published: nothing to do
+        outbox.add(session, outbox_table, EVENTS_QUEUE, POST_PUBLISHED_ACTOR, str(published.id))
+        return published
+
+    def unpublish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:
+        parsed = parse_uuid(post_id, "id")
+        return repository.transition(session, parsed, writer, ("Published",), "Unpublished") or self._owned(
+            session, writer, parsed
+        )

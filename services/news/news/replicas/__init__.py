@@ -1,0 +1,1 @@
+"""Replicas of identity members and companies: signatures and statuses for feeds."""

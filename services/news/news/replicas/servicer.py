@@ -1,0 +1,33 @@
+"""feeds.news.v1.IdentityReplicaService: an identity event in, an outbox row for news.identity out."""
+
+from __future__ import annotations
+
+from google.protobuf.json_format import MessageToDict
+
+from feeds.news.v1 import identity_pb2 as pb
+from feeds.news.v1 import identity_pb2_grpc
+from feeds_runtime.db import Database
+from news.inputs import invalid
+from news.replicas import events
+
+_ACTORS = {
+    "user_upserted": events.USER_UPSERTED,
+    "user_blocked": events.USER_BLOCKED,
+    "company_upserted": events.COMPANY_UPSERTED,
+    "company_suspended": events.COMPANY_SUSPENDED,
+}
+
+
+class IdentityReplicaServicer(identity_pb2_grpc.IdentityReplicaServiceServicer):
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    def IngestIdentityEvent(self, request: pb.IngestIdentityEventRequest, context) -> pb.IngestIdentityEventResponse:
+        kind = request.WhichOneof("event")
+        if kind is None:
+            raise invalid("event", "one of user_upserted, user_blocked, company_upserted, company_suspended")
+        event = MessageToDict(getattr(request, kind), preserving_proto_field_name=True,
+                              always_print_fields_with_no_presence=True)
+        with self._database.transaction() as session:
+            events.enqueue(session, _ACTORS[kind], event)
+        return pb.IngestIdentityEventResponse()

@@ -1,0 +1,91 @@
+"""Every query on news.author_subscriptions. Each one is scoped by the subscriber."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import func, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from news.cursor import Position
+from news.models import AuthorSubscription
+from news.subscriptions.target import SubscriptionTarget, TargetKind
+
+_table = AuthorSubscription.__table__
+
+
+def find_for_target(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> AuthorSubscription | None:
+    """The subscriber's row for the target, soft-deleted or not, locked for the upsert."""
+    return session.scalars(
+        select(AuthorSubscription)
+        .where(
+            AuthorSubscription.subscriber_user_id == subscriber,
+            AuthorSubscription.target_kind == target.kind.value,
+            func.coalesce(AuthorSubscription.target_user_id, AuthorSubscription.target_company_id) == target.id,
+        )
+        .with_for_update()
+    ).one_or_none()
+
+
+def insert_unless_exists(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> uuid.UUID | None:
+    """Insert a new active row; None when a concurrent call won the unique key ux_subscriptions_target."""
+    return session.execute(
+        insert(_table)
+        .values(
+            id=uuid.uuid4(),
+            subscriber_user_id=subscriber,
+            target_kind=target.kind.value,
+            target_user_id=target.user_id,
+            target_company_id=target.company_id,
+            created_by=subscriber,
+            updated_by=subscriber,
+        )
+        .on_conflict_do_nothing()
+        .returning(_table.c.id)
+    ).scalar_one_or_none()
+
+
+def reactivate(session: Session, subscription_id: uuid.UUID, subscriber: uuid.UUID) -> None:
+    session.execute(
+        update(_table)
+        .where(_table.c.id == subscription_id, _table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_not(None))
+        .values(deleted_at=None, deleted_by=None, updated_at=func.now(), updated_by=subscriber)
+    )
+
+
+def get(session: Session, subscription_id: uuid.UUID) -> AuthorSubscription | None:
+    """Any subscriber's row: the caller tells 'absent' (404) from 'someone else's' (403)."""
+    return session.get(AuthorSubscription, subscription_id)
+
+
+def soft_delete(session: Session, subscription_id: uuid.UUID, subscriber: uuid.UUID) -> None:
+    session.execute(
+        update(_table)
+        .where(_table.c.id == subscription_id, _table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None))
+        .values(deleted_at=func.now(), deleted_by=subscriber, updated_at=func.now(), updated_by=subscriber)
+    )
+
+
+def list_active(session: Session, subscriber: uuid.UUID, after: Position | None, limit: int) -> list[AuthorSubscription]:
+    query = select(AuthorSubscription).where(
+        AuthorSubscription.subscriber_user_id == subscriber, AuthorSubscription.deleted_at.is_(None)
+    )
+    if after is not None:
+        query = query.where(
+            tuple_(AuthorSubscription.created_at, AuthorSubscription.id) < tuple_(after.at, after.id)
+        )
+    query = query.order_by(AuthorSubscription.created_at.desc(), AuthorSubscription.id.desc()).limit(limit)
+    return list(session.scalars(query))
+
+
+def active_targets(session: Session, subscriber: uuid.UUID) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
+    """(author user ids, company ids) the subscriber follows now."""
+    rows = session.execute(
+        select(_table.c.target_kind, _table.c.target_user_id, _table.c.target_company_id).where(
+            _table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None)
+        )
+    ).all()
+    authors = [row.target_user_id for row in rows if row.target_kind == TargetKind.AUTHOR]
+    companies = [row.target_company_id for row in rows if row.target_kind == TargetKind.COMPANY]
+    return authors, companies

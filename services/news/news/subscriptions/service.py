@@ -1,0 +1,85 @@
+"""Subscribe, unsubscribe and list: the rules of UC-NWS-004. The caller owns the transaction."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from feeds_runtime.errors import NotFound, PermissionDenied, Unavailable
+from news.cursor import CursorCodec, Position
+from news.inputs import page_limit, parse_uuid
+from news.models import AuthorSubscription
+from news.subscriptions import repository
+from news.subscriptions.target import SubscriptionTarget, subscription_target
+
+DISABLED = "NEWS_SUBSCRIPTIONS_DISABLED"
+NOT_FOUND = "NEWS_SUBSCRIPTION_NOT_FOUND"
+FORBIDDEN = "NEWS_SUBSCRIPTION_FORBIDDEN"
+
+
+@dataclass(frozen=True)
+class Subscribed:
+    subscription_id: uuid.UUID
+    target: SubscriptionTarget
+    created: bool
+
+
+@dataclass(frozen=True)
+class SubscriptionPage:
+    items: list[AuthorSubscription]
+    next_cursor: str
+    has_more: bool
+
+
+def ensure_enabled(enabled: bool) -> None:
+    if not enabled:
+        raise NotFound(DISABLED, "subscriptions are not available")
+
+
+class SubscriptionService:
+    def __init__(self, cursors: CursorCodec, *, enabled: bool) -> None:
+        self._cursors = cursors
+        self._enabled = enabled
+
+    def subscribe(
+        self, session: Session, subscriber: uuid.UUID, kind: str, target_user_id: str | None, target_company_id: str | None
+    ) -> Subscribed:
+        ensure_enabled(self._enabled)
+        target = subscription_target(subscriber, kind, target_user_id, target_company_id)
+        existing = repository.find_for_target(session, subscriber, target)
+        if existing is None:
+            created_id = repository.insert_unless_exists(session, subscriber, target)
+            if created_id is not None:
+                return Subscribed(created_id, target, created=True)
+            # A concurrent subscribe inserted the row first: answer with its id.
+            existing = repository.find_for_target(session, subscriber, target)
+            if existing is None:  # the winner's row is committed once the unique key refuses ours
+                raise Unavailable("subscription_race", "subscription changed concurrently; retry")
+        if existing.deleted_at is not None:
+            repository.reactivate(session, existing.id, subscriber)
+        return Subscribed(existing.id, target, created=False)
+
+    def unsubscribe(self, session: Session, subscriber: uuid.UUID, subscription_id: str) -> None:
+        ensure_enabled(self._enabled)
+        parsed = parse_uuid(subscription_id, "id")
+        subscription = repository.get(session, parsed)
+        if subscription is None:
+            raise NotFound(NOT_FOUND, "subscription not found")
+        if subscription.subscriber_user_id != subscriber:
+            raise PermissionDenied(FORBIDDEN, "this subscription belongs to another member")
+        repository.soft_delete(session, parsed, subscriber)
+
+    def list_active(self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None) -> SubscriptionPage:
+        ensure_enabled(self._enabled)
+        size = page_limit(limit, default=50, maximum=100)
+        after = self._cursors.decode(CursorCodec.SUBSCRIPTIONS, cursor)
+        rows = repository.list_active(session, subscriber, after, size + 1)
+        items, has_more = rows[:size], len(rows) > size
+        next_cursor = (
+            self._cursors.encode(CursorCodec.SUBSCRIPTIONS, Position(items[-1].created_at, items[-1].id))
+            if has_more
+            else ""
+        )
+        return SubscriptionPage(items, next_cursor, has_more)

@@ -1,0 +1,58 @@
+"""What a subscription points at, and the rules a target obeys (INV-SUB-002, INV-SUB-003)."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass
+
+from feeds_runtime.errors import InvalidArgument
+from news.inputs import parse_uuid
+
+TARGET_INVALID = "NEWS_SUBSCRIPTION_TARGET_INVALID"
+SELF = "NEWS_SUBSCRIPTION_SELF"
+
+
+class TargetKind(enum.StrEnum):
+    AUTHOR = "Author"
+    COMPANY = "Company"
+
+
+@dataclass(frozen=True)
+class SubscriptionTarget:
+    kind: TargetKind
+    user_id: uuid.UUID | None = None
+    company_id: uuid.UUID | None = None
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.user_id or self.company_id  # type: ignore[return-value]
+
+
+def _target_id(value: str | None, field: str) -> uuid.UUID | None:
+    """A present id must be a UUID (else VALIDATION_ERROR); the empty UUID counts as no target."""
+    if value is None or value == "":
+        return None
+    parsed = parse_uuid(value, field, allow_nil=True)
+    return None if parsed.int == 0 else parsed
+
+
+def subscription_target(
+    subscriber: uuid.UUID, kind: str, target_user_id: str | None, target_company_id: str | None
+) -> SubscriptionTarget:
+    """Exactly the id the kind names (XOR), never the subscriber themself."""
+    user_id = _target_id(target_user_id, "targetUserId")
+    company_id = _target_id(target_company_id, "targetCompanyId")
+    try:
+        target_kind = TargetKind(kind)
+    except ValueError:
+        raise InvalidArgument(TARGET_INVALID, "targetKind must be Author or Company") from None
+    if target_kind is TargetKind.AUTHOR:
+        if user_id is None or company_id is not None or target_company_id:
+            raise InvalidArgument(TARGET_INVALID, "an Author subscription names targetUserId and only it")
+        if user_id == subscriber:
+            raise InvalidArgument(SELF, "members cannot subscribe to themselves")
+        return SubscriptionTarget(target_kind, user_id=user_id)
+    if company_id is None or user_id is not None or target_user_id:
+        raise InvalidArgument(TARGET_INVALID, "a Company subscription names targetCompanyId and only it")
+    return SubscriptionTarget(target_kind, company_id=company_id)

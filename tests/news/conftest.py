@@ -1,0 +1,21 @@
+"""One news stack (server, worker, relay, gateway) for the whole session of through-gateway tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from feeds_runtime.processes import ProcessGroup
+from tests.news.stack import NewsStack, start
+
+
+@pytest.fixture(scope="session")
+def news(platform_env, database_url, tmp_path_factory) -> Iterator[NewsStack]:
+    group = ProcessGroup(log_dir=tmp_path_factory.mktemp("news-logs"), env=platform_env)
+    try:
+        stack = NewsStack(start(group, {"NEWS_OUTBOX_REDELIVER_SECONDS": "5"}), database_url)
+        yield stack
+        stack.close()
+    finally:
+        group.stop()
