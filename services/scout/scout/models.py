@@ -16,8 +16,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
-    text,
 )
+from sqlalchemy import text as sql
+
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -55,7 +56,7 @@ class Job(Base):
     progress: Mapped[str] = mapped_column(Text, server_default="")
     progress_eligible: Mapped[int] = mapped_column(Integer, server_default="0")
     progress_target: Mapped[int] = mapped_column(Integer, server_default="0")
-    cancel_requested: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, server_default=sql("false"))
     worker_id: Mapped[str | None] = mapped_column(String(200))
     error_summary: Mapped[str] = mapped_column(Text, server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
@@ -65,7 +66,7 @@ class Job(Base):
 
     __table_args__ = (
         Index("ix_jobs_owner_id_created_at", "owner_id", "created_at"),
-        Index("ix_jobs_queued_created_at", "created_at", postgresql_where=text("status = 'queued'")),
+        Index("ix_jobs_queued_created_at", "created_at", postgresql_where=sql("status = 'queued'")),
     )
 
 
@@ -101,7 +102,7 @@ class Run(Base):
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (
-        Index("ix_runs_owner_id_created_at_id", "owner_id", text("created_at DESC"), text("id DESC")),
+        Index("ix_runs_owner_id_created_at_id", "owner_id", sql("created_at DESC"), sql("id DESC")),
     )
 
 
@@ -131,9 +132,9 @@ class Post(Base):
     __table_args__ = (
         UniqueConstraint("owner_id", "canonical_id"),
         # The result order of flow E, so one page is an index range scan.
-        Index("ix_posts_run_order", "run_id", text("score DESC"), text("(posted_at IS NULL)"),
-              text("posted_at DESC"), text("created_at DESC"), text("id DESC")),
-        Index("ix_posts_legacy_owner_theme", "owner_id", "theme_key", postgresql_where=text("run_id IS NULL")),
+        Index("ix_posts_run_order", "run_id", sql("score DESC"), sql("(posted_at IS NULL)"),
+              sql("posted_at DESC"), sql("created_at DESC"), sql("id DESC")),
+        Index("ix_posts_legacy_owner_theme", "owner_id", "theme_key", postgresql_where=sql("run_id IS NULL")),
     )
 
 

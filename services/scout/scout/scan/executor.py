@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import threading
 import uuid
@@ -20,7 +21,7 @@ import redis
 from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
-from scout import pipeline
+from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, run_scan
 from scout.brief import Brief
 from scout.clock import known_posted_at
 from scout.models import QUEUED, RUNNING, SUCCEEDED
@@ -31,6 +32,9 @@ from scout.scan.transitions import Diagnostics, cancel_running, fail_job
 from scout.service import now_utc
 
 log = logging.getLogger("scout.scan")
+
+# Progress summaries say "… 7/20 eligible"; the job record keeps the number too.
+_ELIGIBLE = re.compile(r"(\d+)/\d+ eligible")
 
 PAYLOAD_MISMATCH = "the job payload does not name the job's run"
 PIPELINE_FAILED = "the search pipeline could not complete"
@@ -89,13 +93,15 @@ class ScanExecution:
         self.cancel_seen = False
         diagnostics = Diagnostics()
         try:
-            self._progress("preparing sources")
             sources = self.sources_factory()
-            outcome = pipeline.run_scan(
+            outcome = run_scan(
                 self.brief, sources, history=history, target=self.brief.target_count,
                 on_progress=self._progress, should_cancel=self._should_cancel,
             )
             diagnostics = diagnostics_of(outcome)
+        except ScanCancelled:
+            self._cancel(diagnostics)
+            return
         except LockLost:
             log.warning("scan lock lost; leaving the job to its new holder", extra={"job_id": str(self.job_id)})
             return
@@ -103,7 +109,7 @@ class ScanExecution:
             if self.cancel_seen or self._should_cancel():
                 self._cancel(diagnostics)
                 return
-            summary = ALL_SOURCES_DOWN if isinstance(error, pipeline_unavailable_errors()) else PIPELINE_FAILED
+            summary = ALL_SOURCES_DOWN if isinstance(error, AllSourcesUnavailable) else PIPELINE_FAILED
             log.warning("scan failed", extra={"job_id": str(self.job_id), "error": type(error).__name__})
             with self.database.transaction() as session:
                 fail_job(session, self.job_id, summary, now_utc(), diagnostics)
@@ -123,6 +129,8 @@ class ScanExecution:
 
     def _progress(self, summary: str, eligible: int | None = None) -> None:
         self._renew_lock()
+        if eligible is None and (match := _ELIGIBLE.search(summary)):
+            eligible = int(match.group(1))
         with self.database.transaction() as session:
             JobRepository(session).progress(self.job_id, self.worker, summary, eligible, self.brief.target_count,
                                             now_utc())
@@ -147,7 +155,7 @@ class ScanExecution:
                 "text": post.text or "", "match_reason": post.match_reason or "", "score": float(post.score),
                 "posted_at": known_posted_at(post.posted_at, now), "created_at": now, "updated_at": now,
             }
-            for post in outcome.accepted
+            for post in outcome.posts
         ]
         try:
             self._publish_transaction(rows, diagnostics, now)
@@ -186,12 +194,6 @@ def diagnostics_of(outcome: Any) -> Diagnostics:
     return Diagnostics(
         searched=counts.raw, duplicates=counts.duplicates, irrelevant=counts.rejected, eligible=counts.eligible,
         shortfall_reasons=list(outcome.shortfall_reasons),
-        stage_timings=[{"stage": t.stage, "duration_ms": int(t.duration_ms)} for t in getattr(outcome, "stage_timings", [])],
+        stage_timings=[{"stage": stage, "duration_ms": int(ms)} for stage, ms in outcome.stage_ms.items()],
         source_errors=dict(outcome.source_errors),
     )
-
-
-def pipeline_unavailable_errors() -> tuple[type[BaseException], ...]:
-    from scout.pipeline.sources.base import SourceUnavailable
-
-    return (SourceUnavailable,)
