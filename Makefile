@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PACKAGES := protos services/runtime[embedded] services/timeline services/news services/scout services/gateway
 CONTEXTS := timeline news scout
 
-.PHONY: install run test proto check-proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
+.PHONY: system-deps install run test proto check-proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,13 @@ $(VENV)/.installed: $(VENV)/bin/python requirements-dev.txt $(wildcard protos/py
 	$(PY) -m pip install --quiet $(foreach p,$(PACKAGES),-e "$(p)") -r requirements-dev.txt
 	touch $@
 
-install: $(VENV)/.installed
+# Debian packages the tests need: Chromium for the browser tests (Playwright drives it, it never
+# downloads a browser of its own) and CJK fonts so its screenshots show the pages' Chinese text.
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; fi
+
+install: system-deps $(VENV)/.installed
 
 run: install
 	$(PY) -m devstack

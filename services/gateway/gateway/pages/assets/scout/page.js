@@ -455,11 +455,14 @@ class Workbench {
   }
 }
 
+// The job's progress summary is unlocalized: show its stage in words, never the raw text.
 function jobProgressText(job) {
-  const progress = job.progress;
-  if (typeof progress === "string") return progress;
-  if (progress && typeof progress === "object") return progress.summary || progress.stage || "";
-  return job.progress_summary || job.summary || "";
+  const summary = String(job.progress || "").toLowerCase();
+  const stage = summary.match(/stage\s*(\d+)/);
+  if (stage) return `第 ${stage[1]} 階段搜尋`;
+  if (/publish/.test(summary)) return "發佈結果";
+  if (/filter|dedup/.test(summary)) return "篩選／去重";
+  return "準備來源";
 }
 
 function pair(term, value) {

@@ -205,7 +205,8 @@ function pageOf(sorted, paging) {
 }
 
 const PENDING = new Set(["new", "drafted"]);
-const ACTIONS = { draft: ["new", "drafted"], skip: ["new", "drafted"], publish: ["new", "drafted"] };
+// Allowed source states per action: new|drafted → drafted or skipped; only drafted → published.
+const ACTIONS = { draft: ["new", "drafted"], skip: ["new", "drafted"], publish: ["drafted"] };
 const ACTION_STATUS = { draft: "drafted", skip: "skipped", publish: "published" };
 
 export function createMockRepository(fixtures) {

@@ -1,0 +1,149 @@
+// The one contract both scout repositories must pass on the same fixture
+// (services/gateway/gateway/pages/assets/scout/fixtures.json): order, pagination, unknown-time
+// rules and the actions' effects. `id(n)` maps a fixture id to the id the repository under test
+// holds it by (the live seeding gives every fixture row a per-test prefix).
+//
+// runScoutContract(repository, id) → [{name, ok, detail}], one entry per case, run in order
+// (later cases change data).
+
+const RUN = (n) => `00000000-0000-4000-8000-0000000001${String(n).padStart(2, "0")}`;
+const POST = (n) => `00000000-0000-4000-8000-0000000002${String(n).padStart(2, "0")}`;
+
+function same(actual, expected) {
+  return JSON.stringify(actual) === JSON.stringify(expected);
+}
+
+export async function runScoutContract(repository, id) {
+  const results = [];
+  const runIds = (ns) => ns.map((n) => id(RUN(n)));
+  const postIds = (ns) => ns.map((n) => id(POST(n)));
+  async function check(name, body) {
+    try {
+      const detail = await body();
+      results.push({ name, ok: detail === true, detail: detail === true ? "" : String(detail) });
+    } catch (error) {
+      results.push({ name, ok: false, detail: `threw ${error.status || ""} ${error.message}` });
+    }
+  }
+  function expect(actual, expected, what) {
+    return same(actual, expected) || `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  }
+  function shape(page) {
+    return { page: page.page, pageSize: page.pageSize, total: page.total, totalPages: page.totalPages };
+  }
+
+  await check("runs: first page, created_at DESC then id DESC, 10 per page", async () => {
+    const page = await repository.listRuns({ page: 1 });
+    return expect([page.items.map((run) => run.id), shape(page)],
+      [runIds([1, 2, 3, 4, 6, 5, 7, 8, 9, 10]), { page: 1, pageSize: 10, total: 13, totalPages: 2 }], "page 1");
+  });
+  await check("runs: second page continues without overlap", async () => {
+    const page = await repository.listRuns({ page: 2, pageSize: 10 });
+    return expect([page.items.map((run) => run.id), shape(page)],
+      [runIds([11, 12, 13]), { page: 2, pageSize: 10, total: 13, totalPages: 2 }], "page 2");
+  });
+  await check("runs: page < 1 is 1, pageSize < 1 is the default, pageSize > 50 is 50", async () => {
+    const low = await repository.listRuns({ page: 0, pageSize: 0 });
+    const high = await repository.listRuns({ page: -3, pageSize: 500 });
+    return expect([shape(low), shape(high), high.items.length],
+      [{ page: 1, pageSize: 10, total: 13, totalPages: 2 }, { page: 1, pageSize: 50, total: 13, totalPages: 1 }, 13],
+      "normalized paging");
+  });
+  await check("runs: counts and shortfall reasons", async () => {
+    const page = await repository.listRuns({ page: 1 });
+    const byId = new Map(page.items.map((run) => [run.id, run]));
+    const pick = (run) => [run.status, run.targetCount, run.eligibleCount, run.pendingCount, run.shortfallCount,
+      run.shortfallReasons];
+    return expect([pick(byId.get(id(RUN(1)))), pick(byId.get(id(RUN(2)))), pick(byId.get(id(RUN(3)))),
+      pick(byId.get(id(RUN(4))))], [
+      ["running", 1, 0, 0, 0, []],
+      ["succeeded", 20, 11, 6, 9, ["source_exhausted"]],
+      ["succeeded", 3, 1, 1, 2, ["relevance_exhausted", "limit_reached"]],
+      ["succeeded", 1, 1, 0, 0, []],
+    ], "run fields");
+  });
+  await check("results: score DESC, known posted_at first, posted_at DESC, created_at DESC, id DESC", async () => {
+    const first = await repository.listRunPosts(id(RUN(2)), { page: 1 });
+    const second = await repository.listRunPosts(id(RUN(2)), { page: 2 });
+    return expect([first.items.map((post) => post.id), shape(first), second.items.map((post) => post.id), shape(second)],
+      [postIds([1, 3, 2, 5, 4, 8, 7, 6]), { page: 1, pageSize: 8, total: 11, totalPages: 2 },
+        postIds([9, 10, 11]), { page: 2, pageSize: 8, total: 11, totalPages: 2 }], "result pages");
+  });
+  await check("results: small pages are deterministic and neither repeat nor skip", async () => {
+    const seen = [];
+    for (let page = 1; page <= 4; page += 1) {
+      const again = (await repository.listRunPosts(id(RUN(2)), { page, pageSize: 3 })).items.map((post) => post.id);
+      const once = (await repository.listRunPosts(id(RUN(2)), { page, pageSize: 3 })).items.map((post) => post.id);
+      if (!same(again, once)) return `page ${page} differs between two reads`;
+      seen.push(...once);
+    }
+    return expect(seen, postIds([1, 3, 2, 5, 4, 8, 7, 6, 9, 10, 11]), "pages of 3");
+  });
+  await check("results: unknown posted_at is null and never filled from created_at", async () => {
+    const page = await repository.listRunPosts(id(RUN(2)), { page: 1, pageSize: 50 });
+    const unknown = page.items.filter((post) => post.postedAt === null).map((post) => post.id);
+    const p01 = page.items.find((post) => post.id === id(POST(1)));
+    const p04 = page.items.find((post) => post.id === id(POST(4)));
+    return expect([unknown, p01.postedAt.toISOString(), p04.createdAt instanceof Date],
+      [postIds([5, 4, 11]), "2026-07-01T05:00:00.000Z", true], "unknown times");
+  });
+  await check("results: a run still running shows no results, only its state", async () => {
+    const page = await repository.listRunPosts(id(RUN(1)), { page: 1 });
+    return expect([page.items.length, page.total, page.run.status], [0, 0, "running"], "running run");
+  });
+  await check("results: an unknown run is 404", async () => {
+    try {
+      await repository.listRunPosts("00000000-0000-4000-8000-00000000ffff", { page: 1 });
+    } catch (error) {
+      return expect(error.status, 404, "status");
+    }
+    return "no error";
+  });
+  await check("delete: a running run is refused with 409 and stays", async () => {
+    let status = null;
+    try {
+      await repository.deleteRun(id(RUN(1)));
+    } catch (error) {
+      status = error.status;
+    }
+    const page = await repository.listRuns({ page: 1 });
+    return expect([status, page.items[0].id, page.total], [409, id(RUN(1)), 13], "after refused delete");
+  });
+  await check("actions: skipping a result lowers pending and never moves it", async () => {
+    const skipped = await repository.actOnPost(id(POST(1)), "skip");
+    const page = await repository.listRunPosts(id(RUN(2)), { page: 1 });
+    return expect([skipped && skipped.status, page.items[0].id, page.items[0].status, page.run.pendingCount],
+      ["skipped", id(POST(1)), "skipped", 5], "after skip");
+  });
+  await check("actions: only a drafted result can be published", async () => {
+    let status = null;
+    try {
+      await repository.actOnPost(id(POST(3)), "publish");
+    } catch (error) {
+      status = error.status;
+    }
+    const drafted = await repository.actOnPost(id(POST(3)), "draft");
+    const published = await repository.actOnPost(id(POST(3)), "publish");
+    const page = await repository.listRunPosts(id(RUN(2)), { page: 1 });
+    return expect([status, drafted.status, published.status, page.items[1].id, page.run.pendingCount],
+      [409, "drafted", "published", id(POST(3)), 4], "draft then publish");
+  });
+  await check("delete: removing the last result of the last page shrinks total and pages", async () => {
+    await repository.deletePost(id(POST(11)));
+    const last = await repository.listRunPosts(id(RUN(2)), { page: 2 });
+    return expect([last.items.map((post) => post.id), shape(last), last.run.eligibleCount],
+      [postIds([9, 10]), { page: 2, pageSize: 8, total: 10, totalPages: 2 }, 10], "after delete");
+  });
+  await check("delete: a terminal run goes with its results", async () => {
+    await repository.deleteRun(id(RUN(3)));
+    const page = await repository.listRuns({ page: 2 });
+    let status = null;
+    try {
+      await repository.listRunPosts(id(RUN(3)), { page: 1 });
+    } catch (error) {
+      status = error.status;
+    }
+    return expect([page.total, page.items.map((run) => run.id), status], [12, runIds([12, 13]), 404], "after run delete");
+  });
+  return results;
+}

@@ -1,0 +1,89 @@
+"""Test data for the browser tests.
+
+Runs and results with chosen scores and times cannot be made through the public API (a scan's
+results come from its search), so the scout fixture is written into the scout schema: one
+fixture, the same one the mock repository serves (pages/assets/scout/fixtures.json), with every id
+given a per-member prefix so several members can hold it at once."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+FIXTURES = Path(__file__).resolve().parents[2] / "services/gateway/gateway/pages/assets/scout/fixtures.json"
+FIXTURE_PREFIX = "00000000"
+
+
+def load_fixtures() -> dict:
+    return json.loads(FIXTURES.read_text(encoding="utf-8"))
+
+
+def _time(nanos: str | int | None) -> datetime | None:
+    value = int(nanos or 0)
+    return datetime.fromtimestamp(value / 1e9, tz=UTC) if value > 0 else None
+
+
+class ScoutSeed:
+    """The fixture written for one owner; `id()` maps a fixture id to the seeded one."""
+
+    def __init__(self, database_url: str, owner: uuid.UUID) -> None:
+        self.owner = owner
+        self.prefix = secrets.token_hex(4)
+        self._database_url = database_url
+
+    def id(self, fixture_id: str) -> str:
+        return self.prefix + fixture_id[len(FIXTURE_PREFIX):]
+
+    def write(self) -> ScoutSeed:
+        fixtures = load_fixtures()
+        engine = create_engine(self._database_url)
+        try:
+            with engine.begin() as connection:
+                for run in fixtures["runs"]:
+                    self._write_run(connection, run)
+                for post in fixtures["posts"]:
+                    self._write_post(connection, post)
+        finally:
+            engine.dispose()
+        return self
+
+    def _write_run(self, connection, run: dict) -> None:
+        run_id, job_id = self.id(run["id"]), self.id(run["job_id"])
+        brief = {"intent": run["intent"], "terms": [run["intent"]], "mode": run["mode"],
+                 "target_count": run["target_count"], "theme_key": run["theme_key"]}
+        times = {"created_at": _time(run["created_at"]), "started_at": _time(run.get("started_at")),
+                 "completed_at": _time(run.get("completed_at"))}
+        connection.execute(text(
+            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, created_at, started_at,"
+            " completed_at) VALUES (:id, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status, :created_at,"
+            " :started_at, :completed_at)"),
+            {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
+             "payload": json.dumps({"run_id": run_id, "brief": brief}), **times})
+        connection.execute(text(
+            "INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,"
+            " status, searched_count, duplicate_count, irrelevant_count, eligible_count, shortfall_reasons,"
+            " created_at, started_at, completed_at) VALUES (:id, :owner, :job, :theme_key, :theme_label, :intent,"
+            " :mode, CAST(:terms AS jsonb), :target, :status, :searched, :duplicate, :irrelevant, :eligible, :reasons,"
+            " :created_at, :started_at, :completed_at)"),
+            {"id": run_id, "owner": self.owner, "job": job_id, "theme_key": run["theme_key"],
+             "theme_label": run["theme_label"], "intent": run["intent"], "mode": run["mode"],
+             "terms": json.dumps([run["intent"]]), "target": run["target_count"], "status": run["status"],
+             "searched": run["searched_count"], "duplicate": run["duplicate_count"],
+             "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
+             "reasons": run["shortfall_reasons"], **times})
+
+    def _write_post(self, connection, post: dict) -> None:
+        connection.execute(text(
+            "INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, author, text, match_reason,"
+            " score, posted_at, created_at, outreach_status) VALUES (:id, :owner, :run, :theme_key, :canonical, :url,"
+            " :author, :text, :reason, :score, :posted_at, :created_at, :status)"),
+            {"id": self.id(post["id"]), "owner": self.owner, "run": self.id(post["run_id"]),
+             "theme_key": post["theme_key"], "canonical": f"{self.prefix}{post['url'].rsplit('/', 1)[1]}",
+             "url": post["url"], "author": post["author"], "text": post["text"], "reason": post["match_reason"],
+             "score": post["score"], "posted_at": _time(post.get("posted_at")),
+             "created_at": _time(post["created_at"]), "status": post["outreach_status"]})
