@@ -35,7 +35,7 @@ def platform(tmp_path_factory: pytest.TempPathFactory, platform_env: dict[str, s
     ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
     platform = Platform(group, ports=ports, extra_env={
         "gateway": {"GATEWAY_DEV_MODE": "true", "GATEWAY_JWT_SECRET": JWT_SECRET},
-        "scout": {"SCOUT_SOURCE": "dev"},
+        "scout": {"SCOUT_SOURCES": "dev"},
     })
     try:
         platform.start()

@@ -150,7 +150,7 @@ export function createLiveRepository() {
     },
     async actOnPost(postId, action) {
       const data = await scoutCall("POST", `/api/v1/scout/posts/${encodeURIComponent(postId)}/${action}`);
-      return data && data.id ? toPost(data) : null;
+      return toPost(data.post);
     },
     async deletePost(postId) {
       await scoutCall("DELETE", `/api/v1/scout/posts/${encodeURIComponent(postId)}`);
