@@ -1,0 +1,220 @@
+"""The scout context as it runs: migrated schema, gRPC server with its watchdog, two Dramatiq worker
+processes, the outbox relay and the gateway, all real, on free ports. A local HTTP server speaks the
+Threads keyword-search API and stands in for what the search engine answers, per query."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import jwt
+import pytest
+from sqlalchemy import create_engine, text
+
+from devstack.platform import Platform, Ports
+from feeds_runtime.infra import free_port
+from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from feeds_runtime.settings import normalize_database_url
+
+JWT_SECRET = "scout-test-secret"
+
+
+class ThreadsApi:
+    """Answers GET /v1.0/keyword_search like the Threads API: `q`, `limit`, `after` paging.
+    Tests register posts per query; every request is recorded."""
+
+    def __init__(self) -> None:
+        self.posts: dict[str, list[dict]] = {}
+        self.failing: set[str] = set()
+        self.delay: dict[str, float] = {}
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                query = parse_qs(urlsplit(self.path).query)
+                q = query.get("q", [""])[0]
+                with api.lock:
+                    api.requests.append({"q": q, "after": query.get("after", [None])[0]})
+                time.sleep(api.delay.get(q, 0))
+                if q in api.failing:
+                    self._send(503, {"error": {"message": "unavailable", "code": 2}})
+                    return
+                limit = int(query.get("limit", ["20"])[0])
+                start = int(query.get("after", ["0"])[0] or 0)
+                items = api.posts.get(q, [])
+                page = items[start:start + limit]
+                body: dict = {"data": page}
+                if start + limit < len(items):
+                    body["paging"] = {"cursors": {"after": str(start + limit)}}
+                self._send(200, body)
+
+            def _send(self, status: int, body: dict) -> None:
+                payload = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+
+    def add(self, query: str, posts: list[dict]) -> None:
+        self.posts[query] = posts
+
+    def requests_for(self, query: str) -> int:
+        with self.lock:
+            return sum(1 for r in self.requests if r["q"] == query)
+
+
+def threads_post(shortcode: str, text_: str, *, user: str = "someone", host: str = "www.threads.net",
+                 query: str = "", timestamp: str | None = "2026-07-01T10:00:00+0000") -> dict:
+    post = {"id": shortcode, "text": text_, "username": user, "shortcode": shortcode,
+            "permalink": f"https://{host}/@{user}/post/{shortcode}{query}"}
+    if timestamp:
+        post["timestamp"] = timestamp
+    return post
+
+
+@pytest.fixture(scope="session")
+def threads_api() -> Iterator[ThreadsApi]:
+    api = ThreadsApi()
+    yield api
+    api.server.shutdown()
+
+
+def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
+    return {
+        "SCOUT_SOURCES": "threads",
+        "SCOUT_THREADS_ACCESS_TOKEN": "test-threads-token",
+        "SCOUT_THREADS_BASE_URL": f"{threads_api.url}/v1.0",
+        "SCOUT_WATCHDOG_INTERVAL_SECONDS": "0.5",
+        "SCOUT_OUTBOX_REDELIVER_SECONDS": "3",
+        "SCOUT_WORKER_THREADS": "2",
+    }
+
+
+@pytest.fixture(scope="session")
+def scout_stack(tmp_path_factory, platform_env: dict[str, str], threads_api: ThreadsApi) -> Iterator[Platform]:
+    group = ProcessGroup(log_dir=tmp_path_factory.mktemp("scout-logs"), env=platform_env)
+    ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
+    platform = Platform(group, ports=ports, extra_env={"scout": scout_env(threads_api),
+                                                       "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET}})
+    try:
+        group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
+        platform.start_service("scout", kinds=("server", "relay"))
+        for n in (1, 2):  # two worker processes, so two workers can race for one job
+            group.start(f"scout-worker-{n}", python_module("scout", "worker"), platform.service_env("scout"))
+        platform.start_gateway()
+        wait_for(lambda: grpc_serving(platform.grpc_address("scout")), "scout SERVING", group)
+        wait_for(lambda: http_ok(f"{platform.gateway_url}/healthz"), "gateway up", group)
+        yield platform
+    finally:
+        group.stop()
+
+
+@pytest.fixture(scope="session")
+def engine(database_url: str):
+    engine = create_engine(normalize_database_url(database_url))
+    yield engine
+    engine.dispose()
+
+
+class Member:
+    """One signed-in member talking to the gateway."""
+
+    def __init__(self, base_url: str, member_id: uuid.UUID | None = None) -> None:
+        self.id = member_id or uuid.uuid4()
+        token = jwt.encode({"sub": str(self.id), "exp": int(time.time()) + 3600}, JWT_SECRET, algorithm="HS256")
+        self.http = httpx.Client(base_url=base_url, headers={"authorization": f"Bearer {token}"}, timeout=30)
+
+    def call(self, method: str, path: str, **kwargs) -> httpx.Response:
+        return self.http.request(method, path, **kwargs)
+
+    def ok(self, method: str, path: str, **kwargs) -> dict:
+        response = self.call(method, path, **kwargs)
+        body = response.json()
+        assert response.status_code == 200 and body["code"] == 102000, (response.status_code, body)
+        assert body["error"] is None
+        return body["data"]
+
+    def scan(self, **brief) -> dict:
+        return self.ok("POST", "/api/v1/scout/scan", json={"brief": brief})
+
+    def wait_terminal(self, run_id: str, timeout: float = 60) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            run = self.ok("GET", f"/api/v1/scout/runs/{run_id}")
+            if run["status"] in ("succeeded", "failed", "cancelled"):
+                return run
+            assert time.monotonic() < deadline, f"run still {run['status']}"
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def member(scout_stack: Platform) -> Member:
+    return Member(scout_stack.gateway_url)
+
+
+@pytest.fixture
+def other_member(scout_stack: Platform) -> Member:
+    return Member(scout_stack.gateway_url)
+
+
+class Seed:
+    """Writes a finished run and its results straight into the schema, as a published scan would
+    have left them, for the tests of reading, ordering and actions."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+
+    def run(self, owner: uuid.UUID, *, theme_key: str = "theme", status: str = "succeeded", target: int = 20,
+            created_at: str = "now()", posts: list[dict] = ()) -> str:
+        run_id, job_id = uuid.uuid4(), uuid.uuid4()
+        with self.engine.begin() as c:
+            c.execute(text("""INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status)
+                              VALUES (:job, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status)"""),
+                      {"job": job_id, "owner": owner, "run": run_id, "status": status,
+                       "payload": json.dumps({"run_id": str(run_id)})})
+            c.execute(text(f"""INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms,
+                                   target_count, status, eligible_count, created_at)
+                               VALUES (:run, :owner, :job, :key, :label, :intent, 'topic', '["t"]', :target, :status,
+                                       :eligible, {created_at})"""),
+                      {"run": run_id, "owner": owner, "job": job_id, "key": theme_key, "label": theme_key, "intent": theme_key, "target": target,
+                       "status": status, "eligible": len(posts)})
+            for post in posts:
+                self.post(c, owner, run_id, theme_key, **post)
+        return str(run_id)
+
+    def post(self, c, owner, run_id, theme_key, *, score: float, posted_at: str | None = None,
+             status: str = "new", post_id: uuid.UUID | None = None, canonical_id: str | None = None,
+             created_at: str | None = None) -> None:
+        c.execute(text("""INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, text, score,
+                              posted_at, outreach_status, created_at)
+                          VALUES (:id, :owner, :run, :key, :cid, :url, 'text', :score, CAST(:posted AS timestamptz),
+                                  :status, coalesce(CAST(:created AS timestamptz), now()))"""),
+                  {"id": post_id or uuid.uuid4(), "owner": owner, "run": run_id, "key": theme_key,
+                   "cid": canonical_id or uuid.uuid4().hex[:11], "url": "https://www.threads.net/t/x", "score": score,
+                   "posted": posted_at, "status": status, "created": created_at})
+
+    def count(self, sql: str, **params) -> int:
+        with self.engine.connect() as c:
+            return c.execute(text(sql), params).scalar_one()
+
+
+@pytest.fixture(scope="session")
+def seed(engine, scout_stack) -> Seed:
+    return Seed(engine)

@@ -1,0 +1,79 @@
+"""Deleting runs, legacy synthetic runs, homework (flows F, 6.1)."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+
+from tests.scout.conftest import Member, Seed
+
+
+def test_an_active_run_cannot_be_deleted(member: Member, seed: Seed) -> None:
+    # Given a running run
+    run_id = seed.run(member.id, status="running")
+    # When the member deletes it
+    response = member.call("DELETE", f"/api/v1/scout/runs/{run_id}")
+    # Then 409 and the run is still there, unchanged
+    assert response.status_code == 409
+    assert response.json() == {"code": 409001, "message": response.json()["message"], "data": None,
+                               "error": "run_not_terminal"}
+    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "running"
+
+
+def test_deleting_a_finished_run_removes_its_results_and_keeps_homework(member: Member, seed: Seed) -> None:
+    member.ok("PUT", "/api/v1/scout/homework/anime", json={"intent": "鬼滅之刃", "terms": ["鬼滅之刃"]})
+    run_id = seed.run(member.id, theme_key="anime", posts=[{"score": 0.5}, {"score": 0.4}])
+    assert member.ok("DELETE", f"/api/v1/scout/runs/{run_id}") == {"ok": True}
+    assert member.call("GET", f"/api/v1/scout/runs/{run_id}").status_code == 404
+    assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run_id) == 0
+    homework = member.ok("GET", "/api/v1/scout/homework")["list"]
+    assert [h["theme_key"] for h in homework] == ["anime"]
+    assert homework[0]["brief"]["target_count"] == 20
+
+
+def test_legacy_results_show_as_one_read_only_run_per_theme(member: Member, seed: Seed) -> None:
+    # Given results saved before runs existed: two of theme "old", one without a theme
+    with seed.engine.begin() as c:
+        seed.post(c, member.id, None, "old", score=0.3, status="new", created_at="2026-01-01T00:00:00Z")
+        seed.post(c, member.id, None, "old", score=0.9, status="skipped", created_at="2026-01-02T00:00:00Z")
+        seed.post(c, member.id, None, None, score=0.1, created_at="2025-12-01T00:00:00Z")
+    runs = member.ok("GET", "/api/v1/scout/runs")["list"]
+    legacy = [r for r in runs if r["legacy"]]
+    # Then one synthetic run per theme, dated by its latest result, counted over the whole group
+    assert len(legacy) == 2
+    old = next(r for r in legacy if r["theme_key"] == "old")
+    assert old["eligible_count"] == 2 and old["pending_count"] == 1 and old["status"] == "succeeded"
+    assert old["created_at"] == 1767312000 * 10**9
+    # Its results follow the same order and carry the synthetic run id
+    posts = member.ok("GET", f"/api/v1/scout/runs/{old['id']}/posts")["list"]
+    assert [p["score"] for p in posts] == [0.9, 0.3] and {p["run_id"] for p in posts} == {old["id"]}
+    # The same id every time
+    assert member.ok("GET", f"/api/v1/scout/runs/{old['id']}")["id"] == old["id"]
+    # It can be deleted as a whole
+    assert member.ok("DELETE", f"/api/v1/scout/runs/{old['id']}") == {"ok": True}
+    assert seed.count("SELECT count(*) FROM scout.posts WHERE owner_id = :o AND theme_key = 'old'", o=member.id) == 0
+    assert len([r for r in member.ok("GET", "/api/v1/scout/runs")["list"] if r["legacy"]]) == 1
+
+
+def test_legacy_posts_list_and_theme_delete(member: Member, seed: Seed) -> None:
+    kept = seed.run(member.id, theme_key="keep", posts=[{"score": 0.2}])
+    gone = seed.run(member.id, theme_key="drop", posts=[{"score": 0.4}, {"score": 0.3}])
+    active = seed.run(member.id, theme_key="drop", status="queued")
+    data = member.ok("GET", "/api/v1/scout/posts")
+    assert data["pagination"]["total"] == 3 and [p["score"] for p in data["list"]] == [0.4, 0.3, 0.2]
+    result = member.ok("DELETE", "/api/v1/scout/themes/drop")
+    assert result == {"ok": True, "deleted_runs": 1, "deleted_posts": 2}
+    assert member.call("GET", f"/api/v1/scout/runs/{gone}").status_code == 404
+    assert member.ok("GET", f"/api/v1/scout/runs/{active}")["status"] == "queued"
+    assert member.ok("GET", f"/api/v1/scout/runs/{kept}/posts")["pagination"]["total"] == 1
+
+
+def test_terminal_states_never_revert_even_by_direct_update(member: Member, seed: Seed) -> None:
+    run_id = seed.run(member.id, status="succeeded")
+    with seed.engine.connect() as c:
+        try:
+            c.execute(text("UPDATE scout.runs SET status = 'running' WHERE id = :id"), {"id": run_id})
+            reverted = True
+        except Exception:
+            reverted = False
+    assert not reverted
+    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "succeeded"
