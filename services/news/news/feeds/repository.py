@@ -3,7 +3,8 @@ company signatures joined in the same statement (one batch per page, no N+1).
 
 The subscription feed takes the top `fetch` posts of every followed source from that source's own
 index and merges them, so a page reads at most (sources × fetch) index entries whatever the size of
-the platform; the global feed walks the global published index."""
+the platform (a walk down the global time index would read every post published since, followed or
+not). The global feed walks the global published index."""
 
 from __future__ import annotations
 
@@ -36,25 +37,30 @@ def _filters(after: Position | None, category_id: uuid.UUID | None) -> str:
     return clauses
 
 
-def _per_source(column: str, filters: str) -> str:
+def _per_source(column: str, target: str, filters: str) -> str:
     return f"""
         SELECT p.id, p.published_at FROM news.posts p
-        WHERE p.{column} = src.source_id AND p.status = 'Published'{filters}
+        WHERE p.{column} = s.{target} AND p.status = 'Published'{filters}
         ORDER BY p.published_at DESC, p.id DESC LIMIT :fetch
     """
 
 
+_FOLLOWED = "s.subscriber_user_id = :subscriber AND s.deleted_at IS NULL AND s.target_kind = "
+
+
 def subscription_feed_sql(after: Position | None, category_id: uuid.UUID | None) -> str:
+    """From the subscriber's active subscriptions to the signed page, in one statement."""
     filters = _filters(after, category_id)
     merged = f"""
         SELECT top.id, top.published_at
-        FROM unnest(CAST(:author_ids AS uuid[])) AS src(source_id)
-        CROSS JOIN LATERAL ({_per_source("author_user_id", filters)}) top
+        FROM news.author_subscriptions s
+        CROSS JOIN LATERAL ({_per_source("author_user_id", "target_user_id", filters)}) top
+        WHERE {_FOLLOWED}'Author'
         UNION ALL
         SELECT top.id, top.published_at
-        FROM unnest(CAST(:company_ids AS uuid[])) AS src(source_id)
-        CROSS JOIN LATERAL ({_per_source("author_company_id", filters)}) top
-        WHERE NOT EXISTS ({_SUSPENDED.format(column="src.source_id")})
+        FROM news.author_subscriptions s
+        CROSS JOIN LATERAL ({_per_source("author_company_id", "target_company_id", filters)}) top
+        WHERE {_FOLLOWED}'Company' AND NOT EXISTS ({_SUSPENDED.format(column="s.target_company_id")})
         ORDER BY published_at DESC, id DESC LIMIT :fetch
     """
     source = f"(SELECT posts.* FROM ({merged}) page JOIN news.posts posts ON posts.id = page.id)"
@@ -104,14 +110,9 @@ def _params(after: Position | None, category_id: uuid.UUID | None, fetch: int) -
 
 
 def subscription_feed(
-    session: Session,
-    author_ids: list[uuid.UUID],
-    company_ids: list[uuid.UUID],
-    after: Position | None,
-    category_id: uuid.UUID | None,
-    fetch: int,
+    session: Session, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None, fetch: int
 ) -> list[FeedRow]:
-    params = _params(after, category_id, fetch) | {"author_ids": author_ids, "company_ids": company_ids}
+    params = _params(after, category_id, fetch) | {"subscriber": subscriber}
     rows = session.execute(text(subscription_feed_sql(after, category_id)), params).mappings()
     return [FeedRow(**row) for row in rows]
 

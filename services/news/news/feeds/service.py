@@ -45,11 +45,9 @@ class FeedService:
         size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         category = optional_uuid(category_id, "categoryId")
         after = self._cursors.decode(CursorCodec.SUBSCRIPTION_FEED, cursor)
-        authors, companies = subscriptions.active_targets(session, subscriber)
-        if not authors and not companies:
-            return FeedPage([], "", False), True
-        rows = repository.subscription_feed(session, authors, companies, after, category, size + 1)
-        return self._page(CursorCodec.SUBSCRIPTION_FEED, rows, size), False
+        rows = repository.subscription_feed(session, subscriber, after, category, size + 1)
+        empty_subscriptions = not rows and not subscriptions.has_active(session, subscriber)
+        return self._page(CursorCodec.SUBSCRIPTION_FEED, rows, size), empty_subscriptions
 
     def global_feed(self, session: Session, cursor: str, limit: int | None, category_id: str | None) -> FeedPage:
         size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import func, select, tuple_, update
+from sqlalchemy import exists, func, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from news.cursor import Position
 from news.models import AuthorSubscription
-from news.subscriptions.target import SubscriptionTarget, TargetKind
+from news.subscriptions.target import SubscriptionTarget
 
 _table = AuthorSubscription.__table__
 
@@ -79,13 +79,9 @@ def list_active(session: Session, subscriber: uuid.UUID, after: Position | None,
     return list(session.scalars(query))
 
 
-def active_targets(session: Session, subscriber: uuid.UUID) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
-    """(author user ids, company ids) the subscriber follows now."""
-    rows = session.execute(
-        select(_table.c.target_kind, _table.c.target_user_id, _table.c.target_company_id).where(
-            _table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None)
+def has_active(session: Session, subscriber: uuid.UUID) -> bool:
+    return session.execute(
+        select(
+            exists().where(_table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None))
         )
-    ).all()
-    authors = [row.target_user_id for row in rows if row.target_kind == TargetKind.AUTHOR]
-    companies = [row.target_company_id for row in rows if row.target_kind == TargetKind.COMPANY]
-    return authors, companies
+    ).scalar_one()

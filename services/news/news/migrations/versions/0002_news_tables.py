@@ -80,9 +80,12 @@ def upgrade() -> None:
         "CREATE UNIQUE INDEX ux_subscriptions_target ON news.author_subscriptions"
         " (subscriber_user_id, target_kind, (coalesce(target_user_id, target_company_id)))"
     )
+    # A subscriber's active subscriptions, newest first; the targets ride along so the feed reads
+    # them from the index alone.
     op.execute(
         "CREATE INDEX ix_author_subscriptions_active ON news.author_subscriptions"
-        " (subscriber_user_id, created_at DESC, id DESC) WHERE deleted_at IS NULL"
+        " (subscriber_user_id, created_at DESC, id DESC) INCLUDE (target_kind, target_user_id, target_company_id)"
+        " WHERE deleted_at IS NULL"
     )
 
     op.execute(
