@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from feeds_runtime.settings import ServiceSettings
@@ -18,3 +18,28 @@ class ScoutSettings(ServiceSettings):
     schedule_timeout_seconds: float = Field(default=3600.0, gt=0)
     # How often the server looks for jobs that cannot be scheduled.
     watchdog_interval_seconds: float = Field(default=10.0, gt=0)
+
+    # Search sources in the order the pipeline uses them: the first is primary, a second one is
+    # stage 3's. "dev" is the shipped offline corpus; "threads" and "serp" are the live providers.
+    sources: str = "dev"
+    source_timeout_seconds: float = Field(default=8.0, gt=0)
+    threads_base_url: str = "https://graph.threads.net/v1.0"
+    threads_access_token: SecretStr | None = None
+    threads_search_type: str = "TOP"
+    serp_base_url: str = "https://serpapi.com"
+    serp_api_key: SecretStr | None = None
+
+    @field_validator("sources")
+    @classmethod
+    def _sources(cls, value: str) -> str:
+        names = [n.strip().lower() for n in value.split(",") if n.strip()]
+        unknown = [n for n in names if n not in ("dev", "threads", "serp")]
+        if unknown:
+            raise ValueError(f"unknown source {unknown[0]!r}; expected dev, threads or serp")
+        if not 1 <= len(names) <= 2 or len(set(names)) != len(names):
+            raise ValueError("name one or two different sources, e.g. 'dev' or 'threads,serp'")
+        return ",".join(names)
+
+    @property
+    def source_names(self) -> list[str]:
+        return self.sources.split(",")

@@ -1,0 +1,169 @@
+"""The relevance gate (flow C): noise out, every required concept group hit, then a score.
+
+The gate never looks at a post's age to accept or reject it; age only lowers the score, softly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from scout.pipeline import text
+from scout.pipeline.signature import TopicSignature
+
+# Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
+NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
+    "empty_body", "hashtag_only", "advertisement", "navigation_page", "off_topic")
+
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_TAG_OR_MENTION = re.compile(r"[#＃][^\s#＃]+|@[\w.]+")
+_CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
+# A post needs this many letters or characters of its own besides tags, mentions and links.
+MIN_CONTENT_CHARS = 6
+
+# Advertising vocabulary, folded. Selling words alone are common in honest posts about a brand,
+# so an ad needs a call to buy/contact plus another selling signal, or two calls.
+_AD_CALLS = [text.fold(w) for w in (
+    "加賴", "加line", "加LINE", "私訊下單", "私訊我", "私訊詢問", "點擊連結", "點我", "連結在首頁", "連結在簡介",
+    "link in bio", "立即搶購", "立即購買", "馬上下單", "下單連結", "官方line", "聯繫客服", "填表", "報名連結",
+    "歡迎洽詢", "歡迎私訊", "代購", "團購連結", "免費領取", "加入群組")]
+_AD_SIGNALS = [text.fold(w) for w in (
+    "限時優惠", "限時特價", "折扣碼", "優惠碼", "現折", "買一送一", "免運", "特價", "名額有限", "最後一天", "賺錢", "被動收入",
+    "日薪", "穩賺", "保證獲利", "投資群", "飆股", "娛樂城", "博弈", "代操", "貸款", "快速借款", "減肥", "瘦身", "團購",
+    "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起")]
+# What a search engine shows for a page that is not a post: login walls, profile and tag pages.
+_NAVIGATION = [text.fold(w) for w in (
+    "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
+    "threads 上的", "追蹤者", "followers", "搜尋結果", "search results", "熱門話題", "say more", "加入 threads",
+    "join threads", "下載應用程式", "get the app")]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    reason: str  # match_reason when accepted, a rejection code otherwise
+    relevance: float = 0.0  # 0..1 before recency
+    concepts: tuple[str, ...] = ()
+
+
+def noise_reason(body: str) -> str | None:
+    """Why a body is noise (ads, navigation pages, empty or hashtag-only), or None."""
+    folded = text.fold(body)
+    if not folded:
+        return NOISE_EMPTY
+    without_links = _URL.sub(" ", folded)
+    own_words = _TAG_OR_MENTION.sub(" ", without_links)
+    if len(_CONTENT_CHAR.findall(own_words)) < MIN_CONTENT_CHARS:
+        return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
+    if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")):
+        return NOISE_NAVIGATION
+    calls = sum(1 for w in _AD_CALLS if w in folded)
+    signals = sum(1 for w in _AD_SIGNALS if w in folded)
+    if calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3:
+        return NOISE_AD
+    return None
+
+
+class Gate:
+    """Judges candidates against one signature; built once per run."""
+
+    def __init__(self, signature: TopicSignature) -> None:
+        self.signature = signature
+        self._tokenizer = text.tokenizer_with(signature.words)
+        self._patterns = {e: self._pattern(e) for e in signature.words}
+
+    @staticmethod
+    def _pattern(expression: str) -> re.Pattern[str]:
+        parts = [re.escape(p) for p in expression.split(" ")]
+        body = r"\s*".join(parts)
+        # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
+        before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (
+            r"(?<![0-9])" if expression[0].isdigit() else "")
+        after = r"(?![a-z])" if expression[-1].isascii() and expression[-1].isalpha() else (
+            r"(?![0-9])" if expression[-1].isdigit() else "")
+        return re.compile(before + body + after)
+
+    def _token_spans(self, folded: str) -> list[tuple[int, int]]:
+        spans = []
+        position = 0
+        for token in self._tokenizer.lcut(folded, HMM=True):
+            spans.append((position, position + len(token)))
+            position += len(token)
+        return spans
+
+    def _hits(self, folded: str, expression: str, spans: list[tuple[int, int]]) -> list[int]:
+        """Where an expression occurs as a word of the text. A short Chinese word may begin or
+        end a longer one (電影 in 電影票) but not straddle two words or sit inside one: 全聯 is
+        not in 完全聯繫."""
+        found = []
+        for match in self._patterns[expression].finditer(folded):
+            start, end = match.start(), match.end()
+            if not text.has_cjk(expression) or len(expression) >= 3:
+                found.append(start)
+                continue
+            starts = {s for s, _ in spans}
+            ends = {e for _, e in spans}
+            inside = any(s <= start and end <= e and (s == start or e == end) for s, e in spans)
+            if (start in starts and end in ends) or inside:
+                found.append(start)
+        return found
+
+    def judge(self, body: str) -> Verdict:
+        noise = noise_reason(body)
+        if noise:
+            return Verdict(False, noise)
+        folded = text.fold(_URL.sub(" ", body))
+        spans = self._token_spans(folded)
+        concepts: list[str] = []
+        first_hit = len(folded)
+        mentions = 0
+        alias_only = 0
+        optional_hits = 0
+        for group in self.signature.groups:
+            positions = {e: self._hits(folded, e, spans) for e in group.expressions}
+            hit = [e for e, p in positions.items() if p]
+            if not hit:
+                if group.required:
+                    return Verdict(False, OFF_TOPIC)
+                continue
+            if not group.required:
+                optional_hits += 1
+            if not positions[group.expression]:
+                alias_only += 1
+            mentions += sum(len(p) for p in positions.values())
+            first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
+            label = group.label
+            aliases = [text.display(e) for e in hit if e != group.expression]
+            concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
+
+        groups = len(self.signature.groups)
+        phrase = any(p in folded for p in self.signature.phrases if len(self.signature.phrases) and " " not in p)
+        content = len(_CONTENT_CHAR.findall(folded))
+        relevance = 0.55
+        relevance += 0.15 if phrase else 0.0
+        relevance += 0.05 * min(optional_hits, 2)
+        relevance += 0.1 * min(max(mentions - groups, 0), 4) / 4
+        relevance += 0.05 if first_hit <= 30 else 0.0
+        relevance += 0.05 if content >= 30 else 0.0
+        relevance -= 0.05 * min(alias_only, 2)
+        return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts))
+
+
+# Soft recency: a post loses at most RECENCY_WEIGHT of its score, half of it per half-life.
+RECENCY_WEIGHT = 0.2
+RECENCY_HALF_LIFE_DAYS = 90.0
+# An unknown posting time is neither rewarded nor punished much: the middle of the range.
+UNKNOWN_AGE_FACTOR = 1.0 - RECENCY_WEIGHT / 2
+
+
+def recency_factor(posted_at: datetime | None, now: datetime) -> float:
+    if posted_at is None:
+        return UNKNOWN_AGE_FACTOR
+    age_days = max((now - posted_at).total_seconds(), 0.0) / 86400.0
+    return 1.0 - RECENCY_WEIGHT * (1.0 - math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS))
+
+
+def score(relevance: float, posted_at: datetime | None, now: datetime) -> float:
+    return round(relevance * recency_factor(posted_at, now), 4)

@@ -1,0 +1,284 @@
+"""The staged candidate search of one Scout Run (flow B), free of any database access.
+
+Stage 1 asks the primary source once per approved term; stage 2 asks it for the next page of
+each term; when only one term was approved, up to four short queries taken from the intent
+follow on the same source; stage 3 asks the secondary source with the same terms. Every page
+is deduplicated (within the run and against the owner's history) and judged as soon as it
+arrives, the run stops as soon as the target is met, and no run looks at more than
+MAX_RAW_PER_RUN raw candidates. Failing sources are dropped for the rest of the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+from scout.clock import known_posted_at
+from scout.pipeline.gate import Gate, score
+from scout.pipeline.identity import post_identity
+from scout.pipeline.signature import TopicSignature, build_signature
+from scout.pipeline.sources.base import PAGE_LIMIT, SearchSource, SourceUnavailable
+
+log = logging.getLogger(__name__)
+
+MAX_RAW_PER_RUN = 320
+MAX_INTENT_QUERIES = 4
+
+SOURCE_EXHAUSTED = "source_exhausted"
+DUPLICATE_EXHAUSTED = "duplicate_exhausted"
+RELEVANCE_EXHAUSTED = "relevance_exhausted"
+SOURCE_UNAVAILABLE = "source_unavailable"
+LIMIT_REACHED = "limit_reached"
+# Duplicates or rejections making up at least this share of what was looked at explain a shortfall.
+EXHAUSTION_SHARE = 0.25
+
+NOT_A_POST = "not_a_threads_post"
+
+
+class BriefLike(Protocol):
+    intent: str
+    terms: Sequence[str]
+
+
+class ScanCancelled(Exception):
+    """The job was cancelled; raised between requests, before anything is published."""
+
+
+class AllSourcesUnavailable(Exception):
+    """No configured source answered a single request: the run cannot complete."""
+
+
+@dataclass(frozen=True)
+class AcceptedPost:
+    canonical_id: str
+    url: str
+    author: str
+    text: str
+    posted_at: datetime | None
+    score: float
+    match_reason: str
+
+
+@dataclass
+class ScanCounts:
+    raw: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    eligible: int = 0
+
+
+@dataclass
+class ScanOutcome:
+    posts: list[AcceptedPost]
+    counts: ScanCounts
+    target: int
+    shortfall_reasons: list[str]
+    # Stage name → milliseconds spent in it.
+    stage_ms: dict[str, float]
+    # Source name → safe description of its failure.
+    source_errors: dict[str, str]
+    # Rejection code → how many (noise kinds, off_topic, not_a_threads_post).
+    rejections: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def shortfall_count(self) -> int:
+        return max(self.target - len(self.posts), 0)
+
+
+def result_order_key(score_value: float, posted_at: datetime | None, *ties: object) -> tuple:
+    """Results order: score DESC, known posted_at before unknown, posted_at DESC, then the
+    caller's tie-breakers (created_at DESC, id DESC for stored posts) — pass them negated or
+    reversed as needed; here candidates of one run break ties on canonical id."""
+    stamp = posted_at.timestamp() if posted_at is not None else 0.0
+    return (-score_value, posted_at is None, -stamp, *ties)
+
+
+def intent_queries(intent: str, signature: TopicSignature, terms: Sequence[str]) -> list[str]:
+    """Up to four short queries drawn from the intent, never a word outside the signature."""
+    queries: list[str] = []
+    required = [g.label for g in signature.required]
+    candidates = [" ".join(required)] if len(required) > 1 else []
+    candidates += [p for p in signature.phrases]
+    candidates += [alias for g in signature.required for alias in g.aliases]
+    approved = {t.strip().lower() for t in terms}
+    for query in candidates:
+        query = query.strip()
+        if query and query.lower() not in approved and query not in queries:
+            queries.append(query)
+    return queries[:MAX_INTENT_QUERIES]
+
+
+@dataclass
+class _Stage:
+    name: str
+    requests: list[tuple[SearchSource, str, bool]]  # source, query, continue after stage-1 cursor
+
+
+class _Run:
+    def __init__(self, brief: BriefLike, sources: Sequence[SearchSource], history: set[str], target: int,
+                 on_progress: Callable[[str], None], should_cancel: Callable[[], bool], now: datetime) -> None:
+        self.brief = brief
+        self.sources = list(sources)
+        self.history = history
+        self.target = target
+        self.on_progress = on_progress
+        self.should_cancel = should_cancel
+        self.now = now
+        self.signature = build_signature(brief.intent, list(brief.terms))
+        self.gate = Gate(self.signature)
+        self.counts = ScanCounts()
+        self.seen: set[str] = set()
+        self.accepted: list[AcceptedPost] = []
+        self.rejections: dict[str, int] = {}
+        self.cursors: dict[tuple[str, str], str | None] = {}
+        self.failed: dict[str, str] = {}
+        self.answered: set[str] = set()
+        self.limit_hit = False
+
+    def done(self) -> bool:
+        return len(self.accepted) >= self.target or self.limit_hit
+
+    def _reject(self, reason: str) -> None:
+        self.counts.rejected += 1
+        self.rejections[reason] = self.rejections.get(reason, 0) + 1
+
+    def _fetch(self, source: SearchSource, query: str, follow: bool) -> None:
+        if source.name in self.failed:
+            return
+        key = (source.name, query)
+        cursor = self.cursors.get(key) if follow else None
+        if follow and cursor is None:
+            return  # the first page already said there is nothing more
+        try:
+            page = source.search(query, limit=PAGE_LIMIT, cursor=cursor)
+        except SourceUnavailable as error:
+            log.warning("scout source %s unavailable: %s", source.name, error)
+            self.failed[source.name] = str(error)
+            return
+        self.answered.add(source.name)
+        self.cursors[key] = page.next_cursor
+        for candidate in page.candidates[:PAGE_LIMIT]:
+            if self.counts.raw >= MAX_RAW_PER_RUN:
+                self.limit_hit = True
+                return
+            self.counts.raw += 1
+            self._consider(candidate)
+
+    def _consider(self, candidate) -> None:
+        identity = post_identity(candidate.url)
+        if identity is None:
+            self._reject(NOT_A_POST)
+            return
+        if identity.canonical_id in self.seen or identity.canonical_id in self.history:
+            self.counts.duplicates += 1
+            return
+        self.seen.add(identity.canonical_id)
+        verdict = self.gate.judge(candidate.text)
+        if not verdict.accepted:
+            self._reject(verdict.reason)
+            return
+        posted_at = known_posted_at(candidate.posted_at, self.now)
+        author = candidate.author or identity.username or ""
+        if identity.username is None and author:
+            identity = type(identity)(identity.shortcode, author)
+        self.accepted.append(AcceptedPost(
+            canonical_id=identity.canonical_id,
+            url=identity.url,
+            author=author,
+            text=candidate.text,
+            posted_at=posted_at,
+            score=score(verdict.relevance, posted_at, self.now),
+            match_reason=verdict.reason,
+        ))
+        self.counts.eligible += 1
+
+    def stages(self) -> list[_Stage]:
+        terms = list(self.brief.terms)
+        primary = self.sources[0]
+        stages = [
+            _Stage("stage 1", [(primary, t, False) for t in terms]),
+            _Stage("stage 2", [(primary, t, True) for t in terms]),
+        ]
+        if len(terms) == 1:
+            extra = intent_queries(self.brief.intent, self.signature, terms)
+            if extra:
+                stages.append(_Stage("stage 2 intent queries", [(primary, q, False) for q in extra]))
+        if len(self.sources) > 1:
+            stages.append(_Stage("stage 3", [(self.sources[1], t, False) for t in terms]))
+        return stages
+
+    def run(self) -> ScanOutcome:
+        stage_ms: dict[str, float] = {}
+        for number, stage in enumerate(self.stages(), start=1):
+            if self.done():
+                break
+            started = time.perf_counter()
+            self.on_progress(f"{stage.name} search: {len(self.accepted)}/{self.target} eligible")
+            for source, query, follow in stage.requests:
+                if self.should_cancel():
+                    raise ScanCancelled()
+                self._fetch(source, query, follow)
+                if self.done():
+                    break
+            stage_ms[stage.name] = round((time.perf_counter() - started) * 1000, 3)
+            self.on_progress(f"filter and dedup after {stage.name}: {len(self.accepted)}/{self.target} eligible")
+        if self.should_cancel():
+            raise ScanCancelled()
+        if not self.answered:
+            raise AllSourcesUnavailable("; ".join(f"{name}: {error}" for name, error in self.failed.items())
+                                        or "no source answered")
+        posts = sorted(self.accepted, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
+        posts = posts[: self.target]
+        return ScanOutcome(
+            posts=posts,
+            counts=self.counts,
+            target=self.target,
+            shortfall_reasons=self.shortfall_reasons(len(posts)),
+            stage_ms=stage_ms,
+            source_errors=dict(self.failed),
+            rejections=dict(self.rejections),
+        )
+
+    def shortfall_reasons(self, eligible: int) -> list[str]:
+        reasons: list[str] = []
+        if self.failed:
+            reasons.append(SOURCE_UNAVAILABLE)
+        if eligible >= self.target:
+            return reasons
+        raw = max(self.counts.raw, 1)
+        if self.limit_hit:
+            reasons.append(LIMIT_REACHED)
+        else:
+            reasons.append(SOURCE_EXHAUSTED)
+        if self.counts.duplicates and self.counts.duplicates / raw >= EXHAUSTION_SHARE:
+            reasons.append(DUPLICATE_EXHAUSTED)
+        if self.counts.rejected and self.counts.rejected / raw >= EXHAUSTION_SHARE:
+            reasons.append(RELEVANCE_EXHAUSTED)
+        return reasons
+
+
+def run_scan(
+    brief: BriefLike,
+    sources: Sequence[SearchSource],
+    *,
+    history: set[str],
+    target: int,
+    on_progress: Callable[[str], None],
+    should_cancel: Callable[[], bool],
+    now: datetime | None = None,
+) -> ScanOutcome:
+    """Search, deduplicate and judge until `target` eligible posts or the stages run out.
+
+    `sources` are ordered: the first is primary, the second (if any) the stage-3 source.
+    `history` holds the canonical ids the owner has already been shown in retained runs.
+    Raises ScanCancelled, AllSourcesUnavailable, or NoTopicEvidence for a brief with no topic.
+    """
+    if not sources:
+        raise AllSourcesUnavailable("no search source is configured")
+    on_progress("preparing sources")
+    run = _Run(brief, sources, history, target, on_progress, should_cancel, now or datetime.now(UTC))
+    return run.run()

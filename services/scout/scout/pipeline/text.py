@@ -1,0 +1,84 @@
+"""Chinese text handling shared by the signature and the gate.
+
+Everything is compared in one folded form: NFKC (full-width letters, digits and punctuation to
+their narrow forms), lower case, and OpenCC's Traditional→Simplified mapping, which also merges
+variant characters (臺/台, 裡/裏/里). jieba's dictionary is Simplified, so the folded form is also
+what segments best. Labels shown to people are mapped back with OpenCC's Taiwan standard.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+
+import jieba
+import opencc
+
+jieba.setLogLevel(logging.WARNING)
+
+_TO_FOLDED = opencc.OpenCC("t2s.json")
+_TO_DISPLAY = opencc.OpenCC("s2tw.json")
+
+_SPACES = re.compile(r"\s+")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
+
+# jieba's base dictionary is loaded once; each signature gets its own tokenizer sharing nothing
+# mutable with it, so the words one run adds never change how another run segments.
+_BASE = jieba.Tokenizer()
+_BASE_LOCK = threading.Lock()
+# Frequency given to a signature's words: high enough that jieba keeps them whole.
+_SIGNATURE_WORD_FREQ = 50_000
+
+
+def _base() -> jieba.Tokenizer:
+    with _BASE_LOCK:
+        if not _BASE.initialized:
+            _BASE.initialize()
+    return _BASE
+
+
+def dictionary_frequency(word: str) -> int:
+    """How common a word is in jieba's base dictionary; 0 when it is not a dictionary word."""
+    return _base().FREQ.get(word, 0)
+
+
+def base_cut(folded: str) -> list[str]:
+    """Dictionary-only segmentation (no HMM guesses), for taking an intent apart."""
+    return _base().lcut(folded, HMM=False)
+
+
+def tokenizer_with(words: list[str]) -> jieba.Tokenizer:
+    """A tokenizer knowing the base dictionary plus `words` (a signature's entities and concepts)."""
+    base = _base()
+    tokenizer = jieba.Tokenizer()
+    tokenizer.FREQ = dict(base.FREQ)
+    tokenizer.total = base.total
+    tokenizer.initialized = True
+    for word in words:
+        if len(word) >= 2 and tokenizer.FREQ.get(word, 0) < _SIGNATURE_WORD_FREQ:
+            tokenizer.add_word(word, freq=_SIGNATURE_WORD_FREQ)
+    return tokenizer
+
+
+def fold(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text or "").lower()
+    return _SPACES.sub(" ", _TO_FOLDED.convert(folded)).strip()
+
+
+def display(folded: str) -> str:
+    return _TO_DISPLAY.convert(folded)
+
+
+def is_cjk(char: str) -> bool:
+    return bool(_CJK.match(char))
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def is_ascii_word(text: str) -> bool:
+    return bool(_ASCII_WORD.match(text))
