@@ -72,6 +72,10 @@ class ThreadsApi:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
 
+    def reset(self) -> None:
+        with self.lock:
+            self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
+
     def add(self, query: str, posts: list[dict]) -> None:
         self.posts[query] = posts
 
