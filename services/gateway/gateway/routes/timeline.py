@@ -1,10 +1,199 @@
-"""REST routes of the timeline context."""
+"""REST routes of the timeline context: the host API, signed per ARCHITECTURE.md.
+
+The signature is checked before anything else is read from the request, so an unsigned caller
+learns nothing about the shape of a valid one. The key decides the tenant; `X-Activity-Viewer`
+names the acting user (author, follower, blocker, viewer).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import json
+import uuid
+from typing import Literal
 
-router = APIRouter(tags=["timeline"])
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from feeds.timeline.v1 import timeline_pb2 as pb
+from feeds.timeline.v1 import timeline_pb2_grpc
+from gateway import timeline_views as views
+from gateway.auth import HostCall
+from gateway.clients import call_metadata
+from gateway.envelopes import timeline_data
+from gateway.errors import ApiError
+
+router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
+
+SERVICE = "feeds.timeline.v1.TimelineService"
+ADMIN = "feeds.timeline.v1.TimelineAdmin"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
-IDEMPOTENT_READS: dict[str, list[str]] = {}
+IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"]}
+
+SIGNED = {
+    "parameters": [
+        {"name": name, "in": "header", "required": required, "schema": {"type": "string"}, "description": text}
+        for name, required, text in [
+            ("X-Activity-Key-Id", True, "The host key; it decides the tenant."),
+            ("X-Activity-Timestamp", True, "Unix seconds, within 300 s of the gateway's clock."),
+            ("X-Activity-Viewer", False, "The acting user's id (author, follower, blocker, viewer)."),
+            ("X-Activity-Signature", True, "v1=<hex HMAC-SHA256 of the string to sign>."),
+        ]
+    ]
+}
+
+
+class PostBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    body: str = Field(min_length=1, max_length=10_000)
+    visibility: Literal["public", "private"] = "public"
+
+
+class ModerationBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    moderation_state: Literal["visible", "hidden", "removed"]
+
+
+def _with_body(model: type[BaseModel]) -> dict:
+    return {**SIGNED, "requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall, uuid.UUID | None]:
+    call = await request.app.state.host_signature.verify(request)
+    if not call.viewer_id:
+        if viewer_required:
+            raise ApiError(400, "invalid_request", "X-Activity-Viewer must name the acting user")
+        return call, None
+    try:
+        return call, uuid.UUID(call.viewer_id)
+    except ValueError:
+        raise ApiError(400, "invalid_request", "X-Activity-Viewer must be a UUID") from None
+
+
+async def _body(request: Request, model: type[BaseModel]) -> BaseModel:
+    try:
+        return model.model_validate(json.loads(await request.body() or b"null"))
+    except (ValueError, ValidationError) as error:
+        if isinstance(error, ValidationError) and error.errors():
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ApiError(400, "invalid_request", f"{where}: {first['msg']}" if where else first["msg"]) from None
+        raise ApiError(400, "invalid_request", "the body must be a JSON object") from None
+
+
+def _stubs(request: Request):
+    channel = request.app.state.channels["timeline"]
+    return (timeline_pb2_grpc.TimelineServiceStub(channel.channel), timeline_pb2_grpc.TimelineAdminStub(channel.channel),
+            channel.deadline)
+
+
+@router.post("/posts", summary="Publish a post as the viewer", status_code=201, openapi_extra=_with_body(PostBody))
+async def publish_post(request: Request) -> JSONResponse:
+    call, author = await _signed(request, viewer_required=True)
+    body = await _body(request, PostBody)
+    stub, _, deadline = _stubs(request)
+    response = await stub.PublishPost(
+        pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
+                              idempotency_key=request.headers.get("idempotency-key", "")),
+        timeout=deadline, metadata=call_metadata(request, actor=author, tenant=call.tenant_id),
+    )
+    return timeline_data(views.post(response.post), status=200 if response.replayed else 201)
+
+
+@router.get("/posts/{post_id}", summary="One post (as the viewer sees it, when one is named)", openapi_extra=SIGNED)
+async def get_post(request: Request, post_id: str) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetPost(pb.GetPostRequest(post_id=post_id), timeout=deadline,
+                                  metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.post(response.post))
+
+
+@router.delete("/posts/{post_id}", summary="Soft-delete the viewer's own post", openapi_extra=SIGNED)
+async def delete_post(request: Request, post_id: str) -> JSONResponse:
+    call, author = await _signed(request, viewer_required=True)
+    stub, _, deadline = _stubs(request)
+    await stub.DeletePost(pb.DeletePostRequest(post_id=post_id), timeout=deadline,
+                          metadata=call_metadata(request, actor=author, tenant=call.tenant_id))
+    return timeline_data({"post_id": post_id, "deleted": True})
+
+
+@router.put("/posts/{post_id}/moderation", summary="Set a post's moderation state",
+            openapi_extra=_with_body(ModerationBody))
+async def set_moderation(request: Request, post_id: str) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    body = await _body(request, ModerationBody)
+    stub, _, deadline = _stubs(request)
+    response = await stub.SetModeration(
+        pb.SetModerationRequest(post_id=post_id, moderation_state=views.MODERATION_PB[body.moderation_state]),
+        timeout=deadline, metadata=call_metadata(request, actor=actor, tenant=call.tenant_id),
+    )
+    return timeline_data(views.post(response.post))
+
+
+@router.put("/follows/{followee_id}", summary="The viewer follows a user", openapi_extra=SIGNED)
+async def follow(request: Request, followee_id: str) -> JSONResponse:
+    call, follower = await _signed(request, viewer_required=True)
+    stub, _, deadline = _stubs(request)
+    await stub.Follow(pb.FollowRequest(followee_id=followee_id), timeout=deadline,
+                      metadata=call_metadata(request, actor=follower, tenant=call.tenant_id))
+    return timeline_data({"follower_id": str(follower), "followee_id": followee_id, "following": True})
+
+
+@router.delete("/follows/{followee_id}", summary="The viewer unfollows a user", openapi_extra=SIGNED)
+async def unfollow(request: Request, followee_id: str) -> JSONResponse:
+    call, follower = await _signed(request, viewer_required=True)
+    stub, _, deadline = _stubs(request)
+    await stub.Unfollow(pb.UnfollowRequest(followee_id=followee_id), timeout=deadline,
+                        metadata=call_metadata(request, actor=follower, tenant=call.tenant_id))
+    return timeline_data({"follower_id": str(follower), "followee_id": followee_id, "following": False})
+
+
+@router.put("/blocks/{blocked_id}", summary="The viewer blocks a user", openapi_extra=SIGNED)
+async def block(request: Request, blocked_id: str) -> JSONResponse:
+    call, blocker = await _signed(request, viewer_required=True)
+    stub, _, deadline = _stubs(request)
+    await stub.Block(pb.BlockRequest(blocked_id=blocked_id), timeout=deadline,
+                     metadata=call_metadata(request, actor=blocker, tenant=call.tenant_id))
+    return timeline_data({"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": True})
+
+
+@router.delete("/blocks/{blocked_id}", summary="The viewer unblocks a user", openapi_extra=SIGNED)
+async def unblock(request: Request, blocked_id: str) -> JSONResponse:
+    call, blocker = await _signed(request, viewer_required=True)
+    stub, _, deadline = _stubs(request)
+    await stub.Unblock(pb.UnblockRequest(blocked_id=blocked_id), timeout=deadline,
+                       metadata=call_metadata(request, actor=blocker, tenant=call.tenant_id))
+    return timeline_data({"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": False})
+
+
+@router.get("/home", summary="The viewer's home timeline, newest first",
+            openapi_extra={"parameters": SIGNED["parameters"] + [
+                {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1,
+                                                                              "maximum": 100, "default": 50}},
+                {"name": "cursor", "in": "query", "required": False, "schema": {"type": "string"},
+                 "description": "page.next_cursor of the previous page, exactly as returned"},
+            ]})
+async def home(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    query = request.query_params
+    message = pb.GetHomeTimelineRequest(cursor=query.get("cursor", ""))
+    if "limit" in query:
+        raw = query["limit"]
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
+            raise ApiError(400, "invalid_limit", "limit must be an integer between 1 and 100")
+        message.limit = int(raw)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetHomeTimeline(message, timeout=deadline,
+                                          metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.item(item) for item in response.items], next_cursor=response.next_cursor or None,
+                         paged=True)
+
+
+@router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",
+            openapi_extra=SIGNED)
+async def ping(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=False)
+    _, admin, deadline = _stubs(request)
+    await admin.Ping(pb.PingRequest(), timeout=deadline, metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data({"ok": True})

@@ -1,0 +1,150 @@
+"""Hypothesis state machine over two tenants: publishes, deletes, moderation, follows, unfollows,
+blocks, duplicated and reordered job runs and rebuilds, interleaved. After every step: tenant
+safety, projection uniqueness and visibility safety of reads; duplicated job runs have the effect of
+one; after the queues drain, every viewer's materialized following set is what a rebuild computes."""
+
+from __future__ import annotations
+
+import uuid
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from sqlalchemy import text
+
+from timeline.domain import Moderation, Visibility
+
+from .conftest import Timeline
+
+USERS_PER_TENANT = 4
+
+user_index = st.integers(0, USERS_PER_TENANT - 1)
+tenant_index = st.integers(0, 1)
+
+
+def make_machine(database, timeline_settings):
+    class TimelineMachine(RuleBasedStateMachine):
+        @initialize()
+        def setup(self):
+            self.tenants = [Timeline(database, timeline_settings) for _ in range(2)]
+            self.users = [[uuid.uuid4() for _ in range(USERS_PER_TENANT)] for _ in self.tenants]
+            self.posts: list[list[tuple[uuid.UUID, uuid.UUID]]] = [[], []]  # (post, author)
+
+        @rule(t=tenant_index, author=user_index, private=st.booleans())
+        def publish(self, t, author, private):
+            visibility = Visibility.PRIVATE if private else Visibility.PUBLIC
+            post = self.tenants[t].publish(self.users[t][author], "post", visibility)
+            self.posts[t].append((post.id, post.author_id))
+
+        @precondition(lambda self: any(self.posts))
+        @rule(t=tenant_index, pick=st.integers(0, 1000))
+        def delete(self, t, pick):
+            if self.posts[t]:
+                post_id, author = self.posts[t][pick % len(self.posts[t])]
+                self.tenants[t].service(lambda s: s.delete_post(self.tenants[t].tenant, author, post_id))
+
+        @precondition(lambda self: any(self.posts))
+        @rule(t=tenant_index, pick=st.integers(0, 1000), state=st.sampled_from(list(Moderation)))
+        def moderate(self, t, pick, state):
+            if self.posts[t]:
+                post_id, _ = self.posts[t][pick % len(self.posts[t])]
+                timeline = self.tenants[t]
+                post = timeline.service(lambda s: s.posts.get(timeline.tenant, post_id))
+                if post.deleted_at is None:
+                    timeline.service(lambda s: s.set_moderation(timeline.tenant, post_id, state))
+
+        @rule(t=tenant_index, a=user_index, b=user_index, action=st.sampled_from(["follow", "unfollow", "block", "unblock"]))
+        def graph(self, t, a, b, action):
+            if a == b:
+                return
+            timeline, users = self.tenants[t], self.users[t]
+            timeline.service(lambda s: getattr(s, action)(timeline.tenant, users[a], users[b]))
+
+        @rule(t=tenant_index, pick=st.integers(0, 1000), twice=st.booleans())
+        def run_one_job(self, t, pick, twice):
+            """Run any pending job, not necessarily the oldest (reordering); optionally run it a second
+            time and check the second run changed nothing (idempotent effect)."""
+            timeline = self.tenants[t]
+            pending = timeline.pending_jobs()
+            if not pending:
+                return
+            job = pending[pick % len(pending)]
+            timeline.run_job(job.actor_name, job.args)
+            if twice:
+                after_first = sorted(timeline.entries())
+                timeline.run_job(job.actor_name, job.args)
+                assert sorted(timeline.entries()) == after_first
+            timeline.ack(job.id)
+
+        @rule(t=tenant_index, pick=st.integers(0, 1000))
+        def replay_acknowledged_job(self, t, pick):
+            """A job delivered again after it succeeded (at-least-once delivery) must not change the
+            projection, except to reflect the present state (which a rebuild would do too)."""
+            timeline = self.tenants[t]
+            with timeline.database.transaction() as session:
+                done = session.execute(text("SELECT actor_name, args FROM timeline.outbox WHERE acked_at IS NOT NULL "
+                                            "AND args->>0 = :t ORDER BY id"), {"t": str(timeline.tenant)}).all()
+            if done:
+                job = done[pick % len(done)]
+                timeline.run_job(job.actor_name, job.args)
+
+        @rule(t=tenant_index, viewer=user_index)
+        def rebuild(self, t, viewer):
+            timeline = self.tenants[t]
+            timeline.projection(lambda p: p.rebuild(timeline.tenant, self.users[t][viewer]))
+
+        @rule()
+        def drain_and_converge(self):
+            for t, timeline in enumerate(self.tenants):
+                timeline.drain()
+                for viewer in self.users[t]:
+                    audit = timeline.projection(lambda p, v=viewer: p.audit(timeline.tenant, v))
+                    assert audit.in_sync, (audit.missing_post_ids, audit.extra_post_ids)
+
+        @invariant()
+        def tenant_safety_and_uniqueness(self):
+            for timeline in getattr(self, "tenants", []):
+                with timeline.database.transaction() as session:
+                    row = session.execute(text(
+                        """
+                        SELECT count(*) AS entries,
+                               count(DISTINCT (e.viewer_id, e.post_id)) AS pairs,
+                               count(*) FILTER (WHERE p.tenant_id IS DISTINCT FROM e.tenant_id
+                                                 OR p.author_id IS DISTINCT FROM e.author_id) AS foreign
+                        FROM timeline.timeline_entries e
+                        LEFT JOIN timeline.posts p ON p.id = e.post_id
+                        WHERE e.tenant_id = :t
+                        """), {"t": timeline.tenant}).one()
+                assert row.entries == row.pairs and row.foreign == 0
+
+        @invariant()
+        def reads_are_visibility_safe(self):
+            for t, timeline in enumerate(getattr(self, "tenants", [])):
+                with timeline.database.transaction() as session:
+                    posts = {r.id: r for r in session.execute(
+                        text("SELECT id, author_id, visibility, moderation_state, deleted_at FROM timeline.posts "
+                             "WHERE tenant_id = :t"), {"t": timeline.tenant})}
+                    blocks = {(r.blocker_id, r.blocked_id) for r in session.execute(
+                        text("SELECT blocker_id, blocked_id FROM timeline.blocks WHERE tenant_id = :t"),
+                        {"t": timeline.tenant})}
+                for viewer in self.users[t]:
+                    items = timeline.all_home(viewer, limit=3)
+                    assert len({item.entry_id for item in items}) == len(items)
+                    for item in items:
+                        post = posts[item.post_id]  # a post of this very tenant
+                        assert post.deleted_at is None and post.moderation_state == "visible"
+                        assert post.visibility == "public" or post.author_id == viewer
+                        assert (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
+
+        def teardown(self):
+            if hasattr(self, "tenants"):
+                self.drain_and_converge()
+
+    return TimelineMachine
+
+
+def test_timeline_state_machine(timeline_db, timeline_settings):
+    machine = make_machine(timeline_db, timeline_settings)
+    machine.TestCase.settings = settings(max_examples=25, stateful_step_count=25, deadline=None,
+                                         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    machine.TestCase().runTest()
