@@ -33,7 +33,7 @@ def test_guest_reads_the_global_feed_without_subscription_controls(page, platfor
     card = page.locator(f'li.card[data-post-id="{post_id}"]')
     expect(card).to_contain_text("公開新聞：新竹科學園區擴建")
     expect(card.locator("time")).to_contain_text("發布時間：")
-    expect(page.get_by_role("button", name="追蹤中")).to_be_hidden()
+    expect(page.get_by_role("button", name="追蹤中", exact=True)).to_be_hidden()
     expect(card.get_by_role("button", name="追蹤", exact=False)).to_have_count(0)
     expect(page.locator("#session")).to_contain_text("登入（開發模式）")
 
@@ -43,7 +43,7 @@ def test_empty_subscriptions_show_the_call_to_action(page, member):
     cta = page.locator("#empty-subscriptions")
     expect(cta).to_be_visible()
     expect(cta).to_contain_text("你還沒有追蹤任何作者或公司")
-    expect(page.get_by_role("button", name="追蹤中")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="追蹤中", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(page.locator("li.card")).to_have_count(0)
 
 
@@ -53,7 +53,7 @@ def test_subscribe_read_the_authors_post_then_unsubscribe(page, member, new_memb
     sign_in_with_the_dev_form(page, member, "/feed")
     expect(page.locator("#empty-subscriptions")).to_be_visible()
     page.get_by_role("button", name="瀏覽全站動態，追蹤作者或公司").click()
-    expect(page.get_by_role("button", name="全站")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="全站", exact=True)).to_have_attribute("aria-pressed", "true")
     card = page.locator(f'li.card[data-post-id="{post_id}"]')
     subscribe = card.locator(f'button[data-target="Author:{author.id}"]')
     expect(subscribe).to_have_text("追蹤")
@@ -62,7 +62,7 @@ def test_subscribe_read_the_authors_post_then_unsubscribe(page, member, new_memb
     expect(page.locator("#feed-message")).to_contain_text("已追蹤")
     assert [s["target"] for s in member.http.get("/api/v1/subscriptions").json()["items"]] == [str(author.id)]
 
-    page.get_by_role("button", name="追蹤中").click()
+    page.get_by_role("button", name="追蹤中", exact=True).click()
     expect(page.locator("#empty-subscriptions")).to_be_hidden()
     expect(page.locator("li.card")).to_have_count(1)
     expect(card).to_contain_text("作者的新聞：台南老街修復完成")
@@ -80,7 +80,7 @@ def test_feed_is_keyboard_reachable_and_fits_360_pixels(page, member, new_member
     member.sign_in(page)
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(f"{member.base_url}/feed")
-    page.get_by_role("button", name="全站").click()
+    page.get_by_role("button", name="全站", exact=True).click()
     expect(page.locator("li.card").first).to_be_visible()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     for _ in range(30):
@@ -90,3 +90,30 @@ def test_feed_is_keyboard_reachable_and_fits_360_pixels(page, member, new_member
     else:
         pytest.fail("no subscribe button reachable by keyboard")
     assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
+
+
+def test_a_blocked_authors_post_stays_and_is_marked(page, platform, member, new_member):
+    import grpc
+
+    from feeds.news.v1 import identity_pb2, identity_pb2_grpc
+
+    author = new_member()
+    post_id = publish_post(author, "被封鎖作者的舊文", "內容仍保留在動態中。")
+    # Given the identity replica says the author is blocked (news' ingest API, as identity would).
+    with grpc.insecure_channel(platform.grpc_address("news")) as channel:
+        identity_pb2_grpc.IdentityReplicaServiceStub(channel).IngestIdentityEvent(
+            identity_pb2.IngestIdentityEventRequest(user_upserted=identity_pb2.UserUpserted(
+                user_id=str(author.id), display_name="林小美", blocked=True, version=1)), timeout=10)
+    member.sign_in(page)
+    page.goto(f"{member.base_url}/feed")
+    page.get_by_role("button", name="全站", exact=True).click()
+    card = page.locator(f'li.card[data-post-id="{post_id}"]')
+    # The replica is applied by the news worker: reload until it shows.
+    for _ in range(50):
+        if "林小美" in card.inner_text():
+            break
+        page.wait_for_timeout(200)
+        page.reload()
+        page.get_by_role("button", name="全站", exact=True).click()
+    expect(card.locator(".signature").first).to_contain_text("林小美")
+    expect(card.locator(".blocked")).to_have_text("已封鎖的作者")

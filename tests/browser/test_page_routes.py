@@ -1,0 +1,49 @@
+"""How the gateway serves the pages: assets only from the pages folder, and the dev sign-in only
+when dev mode is on (it is off by default)."""
+
+from __future__ import annotations
+
+import jwt
+from fastapi.testclient import TestClient
+
+from gateway.app import create_app
+from gateway.settings import GatewaySettings
+
+SECRET = "page-routes-secret"
+
+
+def client(**settings) -> TestClient:
+    return TestClient(create_app(GatewaySettings(jwt_secret=SECRET, **settings)))
+
+
+def test_dev_sign_in_is_off_by_default():
+    gateway = client()
+    assert GatewaySettings().dev_mode is False
+    assert gateway.get("/dev/sign-in").status_code == 404
+    response = gateway.post("/dev/sign-in", json={"memberId": "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"})
+    assert response.status_code == 404 and "token" not in response.text
+    page = gateway.get("/scout")
+    assert page.status_code == 200 and "feeds-dev-sign-in" not in page.text
+
+
+def test_dev_mode_issues_a_short_lived_token_for_the_chosen_member():
+    gateway = client(dev_mode=True)
+    member = "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"
+    response = gateway.post("/dev/sign-in", json={"memberId": member})
+    assert response.status_code == 200
+    claims = jwt.decode(response.json()["token"], SECRET, algorithms=["HS256"])
+    assert claims["sub"] == member and claims["exp"] - claims["iat"] == 3600
+    assert gateway.post("/dev/sign-in", json={"memberId": "not-a-uuid"}).status_code == 400
+    assert 'name="feeds-dev-sign-in"' in gateway.get("/feed").text
+
+
+def test_pages_and_assets_are_served_with_a_strict_policy_and_nothing_outside_the_folder():
+    gateway = client()
+    for path in ("/scout", "/feed", "/pages/assets/scout/repository.js", "/pages/assets/app.css"):
+        response = gateway.get(path)
+        assert response.status_code == 200, path
+        assert "default-src 'self'" in response.headers["content-security-policy"]
+    assert gateway.get("/pages/assets/scout/page.js").headers["content-type"].startswith("text/javascript")
+    for path in ("/pages/assets/../../routes/pages.py", "/pages/assets/%2e%2e/%2e%2e/settings.py",
+                 "/pages/assets/missing.js"):
+        assert gateway.get(path).status_code == 404, path
