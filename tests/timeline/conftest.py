@@ -1,0 +1,134 @@
+"""Timeline processes (server, worker, relay) and the gateway on free ports, a signing host client,
+and direct database access for checking what was materialized."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from devstack.platform import Platform, Ports
+from feeds.timeline.v1 import timeline_pb2 as pb
+from feeds.timeline.v1 import timeline_pb2_grpc
+from feeds_runtime.infra import free_port
+from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from feeds_runtime.settings import normalize_database_url
+from gateway.auth import sign
+
+TENANTS = [
+    {"tenant_id": str(uuid.uuid4()), "key_id": f"host-{n}", "secret": f"secret-{n}-{uuid.uuid4().hex}"}
+    for n in range(2)
+]
+
+
+class TimelineStack:
+    """The timeline service's processes (and optionally the gateway), each on a free port."""
+
+    def __init__(self, group: ProcessGroup, timeline_env: dict[str, str] | None = None) -> None:
+        self.platform = Platform(
+            group,
+            ports=Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port()),
+            extra_env={
+                "timeline": {"TIMELINE_OUTBOX_REDELIVER_SECONDS": "2", "TIMELINE_FANOUT_CHUNK_SIZE": "50",
+                             "TIMELINE_WORKER_THREADS": "2", **(timeline_env or {})},
+                "gateway": {"TIMELINE_HOST_KEYS": json.dumps(TENANTS)},
+            },
+        )
+        self.group = group
+        self.group.run("timeline-migrate", python_module("timeline", "migrate"), self.platform.service_env("timeline"))
+
+    def start(self, kinds=("server", "worker", "relay")) -> None:
+        self.platform.start_service("timeline", kinds)
+        if "server" in kinds:
+            wait_for(lambda: grpc_serving(self.address), "timeline SERVING", self.group)
+
+    def start_gateway(self) -> None:
+        self.platform.start_gateway()
+        wait_for(lambda: http_ok(f"{self.platform.gateway_url}/healthz"), "gateway", self.group)
+
+    @property
+    def address(self) -> str:
+        return self.platform.grpc_address("timeline")
+
+    def process(self, kind: str):
+        return next(p for p in self.group.processes if p.name == f"timeline-{kind}")
+
+
+class Rpc:
+    """gRPC calls as an internal caller makes them: tenant and actor in metadata."""
+
+    def __init__(self, address: str) -> None:
+        self.channel = grpc.insecure_channel(address)
+        self.timeline = timeline_pb2_grpc.TimelineServiceStub(self.channel)
+        self.admin = timeline_pb2_grpc.TimelineAdminStub(self.channel)
+
+    @staticmethod
+    def metadata(tenant: str, actor: uuid.UUID | None = None) -> list[tuple[str, str]]:
+        return [("x-tenant-id", tenant)] + ([("x-actor-id", str(actor))] if actor else [])
+
+    def publish(self, tenant: str, author: uuid.UUID, body: str = "hello") -> pb.Post:
+        return self.timeline.PublishPost(pb.PublishPostRequest(body=body, visibility=pb.VISIBILITY_PUBLIC),
+                                         metadata=self.metadata(tenant, author), timeout=10).post
+
+
+class Host:
+    """A host backend calling the gateway with signed requests (ARCHITECTURE.md)."""
+
+    def __init__(self, base_url: str, key: dict[str, str]) -> None:
+        self.client = httpx.Client(base_url=base_url, timeout=15)
+        self.key = key
+        self.tenant = key["tenant_id"]
+
+    def request(self, method: str, path: str, *, query: str = "", viewer: uuid.UUID | str | None = None,
+                json_body=None, headers: dict[str, str] | None = None, timestamp: int | None = None,
+                secret: str | None = None) -> httpx.Response:
+        body = b"" if json_body is None else json.dumps(json_body).encode()
+        stamp = str(timestamp if timestamp is not None else int(time.time()))
+        viewer_text = "" if viewer is None else str(viewer)
+        signature = sign(secret or self.key["secret"], method, path, query, stamp, viewer_text, body)
+        all_headers = {"X-Activity-Key-Id": self.key["key_id"], "X-Activity-Timestamp": stamp,
+                       "X-Activity-Viewer": viewer_text, "X-Activity-Signature": signature,
+                       "Content-Type": "application/json", **(headers or {})}
+        url = path + (f"?{query}" if query else "")
+        return self.client.request(method, url, content=body, headers=all_headers)
+
+
+@pytest.fixture(scope="session")
+def timeline_engine(database_url: str):
+    engine = create_engine(normalize_database_url(database_url), pool_size=2)
+    yield engine
+    engine.dispose()
+
+
+def materialized(engine, post_id: str) -> tuple[int, int]:
+    """(following entries, distinct viewers) of one post."""
+    with engine.connect() as connection:
+        row = connection.execute(text("SELECT count(*), count(DISTINCT viewer_id) FROM timeline.timeline_entries "
+                                      "WHERE post_id = :p AND kind = 'following'"), {"p": post_id}).one()
+    return row[0], row[1]
+
+
+def add_followers(engine, tenant: str, author: uuid.UUID, count: int) -> None:
+    """Graph set-up in bulk (the follow API is exercised elsewhere)."""
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                                "SELECT :t, gen_random_uuid(), :a FROM generate_series(1, :n)"),
+                           {"t": tenant, "a": author, "n": count})
+
+
+def wait_until(check, what: str, timeout: float = 60.0, group: ProcessGroup | None = None) -> None:
+    wait_for(check, what, group, timeout)
+
+
+@pytest.fixture
+def group(tmp_path: Path, platform_env: dict[str, str]) -> Iterator[ProcessGroup]:
+    processes = ProcessGroup(log_dir=tmp_path / "logs", env=platform_env)
+    yield processes
+    processes.stop()

@@ -1,0 +1,149 @@
+"""The signed host REST API through the real gateway and timeline processes: envelope, errors,
+idempotent publish, fan-out by the real worker, cursor paging and tenancy."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from feeds_runtime.processes import ProcessGroup
+
+from .conftest import TENANTS, Host, TimelineStack, wait_until
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, platform_env) -> TimelineStack:
+    group = ProcessGroup(log_dir=Path(tmp_path_factory.mktemp("timeline-api")) / "logs", env=platform_env)
+    stack = TimelineStack(group)
+    stack.start()
+    stack.start_gateway()
+    yield stack
+    group.stop()
+
+
+@pytest.fixture(scope="module")
+def host(stack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[0])
+
+
+@pytest.fixture(scope="module")
+def other_host(stack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[1])
+
+
+def publish(host: Host, author, body="hello", visibility="public", key=None):
+    headers = {"Idempotency-Key": key} if key else None
+    return host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body={"body": body, "visibility": visibility},
+                        headers=headers)
+
+
+def home(host: Host, viewer, query="limit=50"):
+    return host.request("GET", "/api/v1/timeline/home", query=query, viewer=viewer)
+
+
+def test_signature_is_required_and_checked(host):
+    viewer = uuid.uuid4()
+    for response in [
+        host.client.get("/api/v1/timeline/home"),
+        host.request("GET", "/api/v1/timeline/home", viewer=viewer, secret="wrong"),
+        host.request("GET", "/api/v1/timeline/home", viewer=viewer, timestamp=int(time.time()) - 3600),
+    ]:
+        assert response.status_code == 401
+        assert response.json() == {"error": {"code": "invalid_signature", "message": response.json()["error"]["message"]}}
+    # The query string is signed as sent: signing one limit and sending another fails
+    from gateway.auth import sign
+
+    stamp = str(int(time.time()))
+    signature = sign(host.key["secret"], "GET", "/api/v1/timeline/home", "limit=5", stamp, str(viewer), b"")
+    response = host.client.get("/api/v1/timeline/home?limit=6", headers={
+        "X-Activity-Key-Id": host.key["key_id"], "X-Activity-Timestamp": stamp,
+        "X-Activity-Viewer": str(viewer), "X-Activity-Signature": signature})
+    assert response.status_code == 401
+
+
+def test_publish_replay_conflict_and_bad_input(host, timeline_engine):
+    author = uuid.uuid4()
+    created = publish(host, author, "first", key="k-1")
+    assert created.status_code == 201
+    post = created.json()["data"]
+    assert post["author_id"] == str(author) and post["visibility"] == "public"
+    assert post["moderation_state"] == "visible" and post["published_at"].endswith("Z")
+    assert post["stats"] == {"like_count": 0, "reply_count": 0, "share_count": 0}
+    # A retry with the same key returns the same post; another body under the key is a conflict
+    replay = publish(host, author, "first", key="k-1")
+    assert replay.status_code == 200 and replay.json()["data"]["id"] == post["id"]
+    conflict = publish(host, author, "changed", key="k-1")
+    assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "idempotency_conflict"
+    for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1]]:
+        response = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body=bad)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request"
+    no_viewer = host.request("POST", "/api/v1/timeline/posts", json_body={"body": "x"})
+    assert no_viewer.status_code == 400 and no_viewer.json()["error"]["code"] == "invalid_request"
+    # Nothing but the one post was written
+    from sqlalchemy import text
+
+    with timeline_engine.connect() as connection:
+        count = connection.execute(text("SELECT count(*) FROM timeline.posts WHERE author_id = :a"), {"a": author}).scalar()
+    assert count == 1
+
+
+def test_follow_fanout_paging_and_visibility(host):
+    author, viewer = uuid.uuid4(), uuid.uuid4()
+    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
+    posts = [publish(host, author, f"post {i}").json()["data"] for i in range(5)]
+    # Fan-out is asynchronous: the follower sees the posts once the worker has run
+    wait_until(lambda: len(home(host, viewer).json()["data"]) == 5, "fan-out through the worker")
+    first = home(host, viewer, "limit=2")
+    body = first.json()
+    assert [item["post_id"] for item in body["data"]] == [posts[4]["id"], posts[3]["id"]]
+    item = body["data"][0]
+    assert set(item) == {"entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats"}
+    assert item["ranked_at"] == item["published_at"] == posts[4]["published_at"]
+    cursor = body["page"]["next_cursor"]
+    # The cursor goes back exactly as returned; a retried read (signed anew) answers the same page
+    second = home(host, viewer, f"limit=2&cursor={cursor}")
+    retried = home(host, viewer, f"limit=2&cursor={cursor}")
+    assert second.status_code == 200 and second.json() == retried.json()
+    third = home(host, viewer, f"limit=2&cursor={second.json()['page']['next_cursor']}").json()
+    assert [i["post_id"] for i in third["data"]] == [posts[0]["id"]] and third["page"] == {"next_cursor": None}
+    # Errors of the read contract
+    for query, code in [("limit=0", "invalid_limit"), ("limit=101", "invalid_limit"), ("limit=abc", "invalid_limit"),
+                        ("cursor=not-a-cursor", "invalid_cursor"), (f"cursor={cursor[:-1]}B", "invalid_cursor")]:
+        response = home(host, viewer, query)
+        assert response.status_code == 400 and response.json()["error"]["code"] == code, query
+    # Delete, moderation and block hide posts from the next read at once
+    assert host.request("DELETE", f"/api/v1/timeline/posts/{posts[4]['id']}", viewer=author).status_code == 200
+    moderated = host.request("PUT", f"/api/v1/timeline/posts/{posts[3]['id']}/moderation",
+                             json_body={"moderation_state": "hidden"})
+    assert moderated.status_code == 200 and moderated.json()["data"]["moderation_state"] == "hidden"
+    assert [i["post_id"] for i in home(host, viewer).json()["data"]] == [p["id"] for p in reversed(posts[:3])]
+    assert host.request("PUT", f"/api/v1/timeline/blocks/{author}", viewer=viewer).status_code == 200
+    assert home(host, viewer).json() == {"data": [], "page": {"next_cursor": None}}
+    assert host.request("DELETE", f"/api/v1/timeline/blocks/{author}", viewer=viewer).status_code == 200
+    wait_until(lambda: len(home(host, viewer).json()["data"]) == 3, "unblock merges the author's posts")
+    assert host.request("DELETE", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
+    wait_until(lambda: home(host, viewer).json()["data"] == [], "unfollow removes the author's posts")
+
+
+def test_posts_are_private_to_their_tenant_and_author(host, other_host):
+    author, stranger = uuid.uuid4(), uuid.uuid4()
+    post = publish(host, author, "mine").json()["data"]
+    assert host.request("GET", f"/api/v1/timeline/posts/{post['id']}").json()["data"]["id"] == post["id"]
+    for response in [
+        other_host.request("GET", f"/api/v1/timeline/posts/{post['id']}"),
+        other_host.request("DELETE", f"/api/v1/timeline/posts/{post['id']}", viewer=author),
+        other_host.request("PUT", f"/api/v1/timeline/posts/{post['id']}/moderation", json_body={"moderation_state": "removed"}),
+        host.request("GET", f"/api/v1/timeline/posts/{uuid.uuid4()}"),
+    ]:
+        assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    forbidden = host.request("DELETE", f"/api/v1/timeline/posts/{post['id']}", viewer=stranger)
+    assert forbidden.status_code == 403
+    bad_id = host.request("GET", "/api/v1/timeline/posts/not-a-uuid")
+    assert bad_id.status_code == 400 and bad_id.json()["error"]["code"] == "invalid_request"
+    private = publish(host, author, "secret", "private").json()["data"]
+    hidden = host.request("GET", f"/api/v1/timeline/posts/{private['id']}", viewer=stranger)
+    assert hidden.status_code == 404
+    assert host.request("GET", f"/api/v1/timeline/posts/{post['id']}").json()["data"]["moderation_state"] == "visible"
