@@ -85,6 +85,7 @@ def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_m
     ({"intent": "鬼滅之刃", "terms": [f"t{i}" for i in range(11)]}, 400001),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "mode": "bogus"}, 400001),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "mode": "brand"}, 400001),  # brand mode without brand
+    ({"intent": "推薦 心得", "terms": ["推薦"]}, 400001),              # nothing but colloquial anchors
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 41}, 400002),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": -1}, 400002),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "many"}, 400000),

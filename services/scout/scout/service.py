@@ -22,6 +22,7 @@ from scout.models import (
     SCAN_TEMPLATE,
     outbox as outbox_table,
 )
+from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.paging import POSTS_PAGE_SIZE, RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE, Page
 from scout.repositories.homework import HomeworkRepository
 from scout.repositories.jobs import JobRepository
@@ -44,6 +45,14 @@ def parse_id(value: str, what: str) -> uuid.UUID:
         return uuid.UUID(value)
     except (ValueError, AttributeError, TypeError):
         raise codes.invalid_id(what) from None
+
+
+def require_topic(brief: Brief) -> None:
+    """A brief must leave a topic signature once colloquial anchors are set aside."""
+    try:
+        build_signature(brief.intent, brief.terms)
+    except NoTopicEvidence:
+        raise codes.invalid_brief("the intent and terms name no topic beyond words like 推薦 or 心得") from None
 
 
 def now_utc() -> datetime:
@@ -71,6 +80,7 @@ class ScoutService:
     def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Row, Row]:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
         run, the job and the delivery all exist, or none does."""
+        require_topic(brief)
         if not self._sources_configured():
             raise codes.no_source_configured()
         now = now_utc()
@@ -169,6 +179,7 @@ class ScoutService:
         return self.homework.list(owner)
 
     def put_homework(self, owner: uuid.UUID, brief: Brief) -> Row:
+        require_topic(brief)
         return self.homework.put(owner, brief.theme_key, brief.to_json(), now_utc())
 
     def delete_homework(self, owner: uuid.UUID, theme_key: str) -> None:

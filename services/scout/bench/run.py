@@ -1,0 +1,172 @@
+"""`make bench-scout`: the cost of one scan and of reading a run's results.
+
+1. A 320-candidate run on the dev source: eight approved terms over a corpus in which every post
+   matches lexically but few carry the topic, so the run reads the full 320-candidate allowance
+   without reaching its target. Measured: wall time of the run and the relevance cost per
+   candidate (wall time / candidates examined). Baseline: the same source requests without
+   identity, dedup or judging — what fetching alone costs.
+2. ListRunPosts over gRPC (the scout server as it runs) for a 40-result run, with 10,000 runs of the
+   same owner in the table (400,000 results). Baseline: the service's page statement as raw SQL.
+
+    python services/scout/bench/run.py [--runs 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import grpc
+import psycopg
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO_ROOT))
+
+from devstack.bench import latencies_ms, percentile, record  # noqa: E402
+from feeds.scout.v1 import scout_pb2, scout_pb2_grpc  # noqa: E402
+from feeds_runtime import infra  # noqa: E402
+from feeds_runtime.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
+from scout.brief import normalize_brief  # noqa: E402
+from scout.pipeline.scan import run_scan  # noqa: E402
+from scout.pipeline.sources.dev import DevSource  # noqa: E402
+from scout.repositories.posts import RESULT_ORDER  # noqa: E402
+
+DATA_DIR = REPO_ROOT / ".data" / "bench"
+TERMS = ["炭治郎", "禰豆子", "無限城", "柱訓練", "伊之助", "蝴蝶忍", "竈門家", "鬼殺隊"]
+RUNS, RESULTS_PER_RUN, PAGE_SIZE = 10_000, 40, 8
+REPEATS = 7  # scans per measurement; the median is reported
+
+
+def corpus(path: Path) -> None:
+    """420 posts, each sharing characters with two terms; only one in twelve names the terms and the work."""
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(420):
+            a, b = TERMS[i % 8], TERMS[(i * 3 + 1) % 8]
+            if i % 12 == 0:
+                text = f"鬼滅之刃裡{a}和{b}的第{i}段劇情，大家覺得呢？角色塑造真的很用心"
+            else:
+                text = f"週末去{a[:2]}路和{b[:2]}街附近逛了第{i}間店，天氣很好"
+            out.write(json.dumps({"url": f"https://www.threads.net/@fan{i}/post/Bench{i:05d}", "author": f"fan{i}",
+                                  "text": text, "posted_at": f"2026-07-{i % 28 + 1:02d}T10:00:00Z"},
+                                 ensure_ascii=False) + "\n")
+
+
+def bench_scan() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "corpus.jsonl"
+        corpus(path)
+        brief = normalize_brief(theme_key="", theme_label="", intent="鬼滅之刃 角色劇情", mode="", brand_id="",
+                                terms=TERMS, target_count=40)
+        source = DevSource(path)
+
+        def scan():
+            return run_scan(brief, [source], history=set(), target=40, on_progress=lambda _: None,
+                            should_cancel=lambda: False)
+
+        def fetch_only() -> int:
+            # The same requests (stage 1 and the stage 2 continuation per term), nothing judged.
+            fetched = 0
+            for term in TERMS:
+                page = source.search(term, limit=20)
+                fetched += len(page.candidates)
+                if page.next_cursor:
+                    fetched += len(source.search(term, limit=20, cursor=page.next_cursor).candidates)
+            return fetched
+
+        outcome, fetched = scan(), fetch_only()
+        examined = outcome.counts.raw
+        wall = percentile(latencies_ms(scan, REPEATS, warmup=1), 50) / 1000
+        fetch_wall = percentile(latencies_ms(fetch_only, REPEATS, warmup=1), 50) / 1000
+    params = {"source": "dev", "terms": len(TERMS), "target": 40, "candidates_examined": examined, "repeats": REPEATS,
+              "eligible": outcome.counts.eligible, "shortfall_reasons": outcome.shortfall_reasons}
+    record("scout_scan_320_wall", params, "wall_time", wall * 1000, "ms", "fetch_only_same_requests",
+           fetch_wall * 1000)
+    record("scout_scan_relevance_cost", {**params, "fetched_baseline": fetched}, "cost_per_candidate",
+           wall * 1e6 / max(examined, 1), "us", "fetch_only_per_candidate", fetch_wall * 1e6 / max(fetched, 1))
+
+
+SEED_SQL = [
+    """INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, created_at)
+       SELECT md5('job' || g)::uuid, %(owner)s, 'scout_scan', md5('run' || g)::uuid,
+              jsonb_build_object('run_id', md5('run' || g)::uuid), 'succeeded',
+              now() - make_interval(mins => g)
+       FROM generate_series(1, %(runs)s) g""",
+    """INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,
+                               status, eligible_count, searched_count, created_at, started_at, completed_at)
+       SELECT md5('run' || g)::uuid, %(owner)s, md5('job' || g)::uuid, 'theme' || (g %% 50), 'Theme',
+              'intent', 'topic', '["t"]', 40, 'succeeded', %(per_run)s, 120,
+              now() - make_interval(mins => g), now() - make_interval(mins => g), now() - make_interval(mins => g)
+       FROM generate_series(1, %(runs)s) g""",
+    """INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, author, text, match_reason,
+                                score, posted_at, created_at, outreach_status)
+       SELECT md5('post' || g || '-' || p)::uuid, %(owner)s, md5('run' || g)::uuid, 'theme' || (g %% 50),
+              'C' || g || 'x' || p, 'https://www.threads.net/t/C' || g || 'x' || p, 'author',
+              repeat('鬼滅之刃 ', 20), 'core: 鬼滅之刃', round((random() * 100)::numeric, 0) / 100,
+              CASE WHEN p %% 7 = 0 THEN NULL ELSE now() - make_interval(days => p) END,
+              now() - make_interval(mins => g), (ARRAY['new', 'drafted', 'skipped', 'published'])[1 + p %% 4]
+       FROM generate_series(1, %(runs)s) g, generate_series(1, %(per_run)s) p""",
+    "ANALYZE scout.jobs", "ANALYZE scout.runs", "ANALYZE scout.posts",
+]
+
+
+def bench_list_run_posts(runs: int) -> None:
+    resolved = infra.resolve(DATA_DIR)
+    url = resolved.server_url(f"feeds_bench_scout_{uuid.uuid4().hex[:8]}")
+    infra.ensure_database(url)
+    env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1",
+           "SCOUT_GRPC_PORT": str(infra.free_port()), "SCOUT_LOG_LEVEL": "WARNING"}
+    group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
+    try:
+        group.run("scout-migrate", python_module("scout", "migrate"))
+        owner = uuid.uuid4()
+        with psycopg.connect(infra.libpq_url(url), autocommit=True) as connection:
+            for statement in SEED_SQL:
+                connection.execute(statement, {"owner": owner, "runs": RUNS, "per_run": RESULTS_PER_RUN})
+            run_id = connection.execute("SELECT md5('run' || %s)::uuid", (RUNS // 2,)).fetchone()[0]
+        group.start("scout-server", python_module("scout", "server"))
+        address = f"127.0.0.1:{env['SCOUT_GRPC_PORT']}"
+        wait_for(lambda: grpc_serving(address), "scout SERVING", group)
+        channel = grpc.insecure_channel(address)
+        stub = scout_pb2_grpc.ScoutServiceStub(channel)
+        metadata = [("x-actor-id", str(owner))]
+        request = scout_pb2.ListRunPostsRequest(run_id=str(run_id), page=scout_pb2.PageRequest(page=2, page_size=PAGE_SIZE))
+        assert len(stub.ListRunPosts(request, metadata=metadata).posts) == PAGE_SIZE
+        grpc_samples = latencies_ms(lambda: stub.ListRunPosts(request, metadata=metadata), runs)
+        with psycopg.connect(infra.libpq_url(url)) as connection:
+            def raw() -> None:
+                connection.execute(
+                    "SELECT r.*, (SELECT count(*) FROM scout.posts p WHERE p.run_id = r.id AND p.outreach_status "
+                    "IN ('new', 'drafted')) FROM scout.runs r WHERE r.id = %s AND r.owner_id = %s",
+                    (run_id, owner)).fetchone()
+                connection.execute(
+                    f"SELECT * FROM scout.posts WHERE run_id = %s AND owner_id = %s ORDER BY {RESULT_ORDER} "
+                    "LIMIT %s OFFSET %s", (run_id, owner, PAGE_SIZE, PAGE_SIZE)).fetchall()
+                connection.execute("SELECT count(*) FROM scout.posts WHERE run_id = %s AND owner_id = %s",
+                                   (run_id, owner)).fetchone()
+
+            raw_samples = latencies_ms(raw, runs)
+        channel.close()
+        params = {"runs": RUNS, "results_per_run": RESULTS_PER_RUN, "page": 2, "page_size": PAGE_SIZE,
+                  "samples": runs}
+        record("scout_list_run_posts_p50", params, "p50_latency", percentile(grpc_samples, 50), "ms",
+               "raw_sql_run_page_and_total", percentile(raw_samples, 50))
+    finally:
+        group.stop()
+        infra.drop_database(url)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
+    args = parser.parse_args()
+    bench_scan()
+    bench_list_run_posts(args.runs)
+
+
+if __name__ == "__main__":
+    main()
