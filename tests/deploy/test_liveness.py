@@ -1,6 +1,7 @@
-"""The worker and relay liveness probe (`python -m feeds_runtime.heartbeat`) against real processes:
-it passes for a live worker, idle or busy, and for a turning relay, and fails for a worker whose actor
-hangs beyond its time limit or that has stopped."""
+"""The liveness probes against real processes. Worker and relay (`python -m feeds_runtime.heartbeat`):
+passes for a live worker and a turning relay, fails for a worker whose actor hangs beyond its time
+limit or that has stopped. gRPC server: the `liveness` health name stays SERVING while the database
+is unreachable, when readiness does not."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import sys
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 
-from feeds_runtime.processes import python_module, wait_for
+from feeds_runtime.infra import free_port
+from feeds_runtime.processes import grpc_serving, python_module, wait_for
 from tests.deploy.support import REPO, run
 
 
@@ -64,3 +66,14 @@ def test_service_worker_and_relay_beat_while_alive(tmp_path, processes, platform
     # Then its heartbeat is gone and its probe fails
     assert not list(worker_folder.iterdir())
     assert not probe(worker_folder, 10)
+
+
+def test_server_stays_live_but_not_ready_while_its_database_is_unreachable(processes):
+    # Given a timeline server whose database cannot be reached
+    port = free_port()
+    processes.start("server", python_module("timeline", "server"), env={
+        "TIMELINE_GRPC_PORT": str(port), "DATABASE_URL": f"postgresql://feeds@127.0.0.1:{free_port()}/feeds"})
+    address = f"127.0.0.1:{port}"
+    # Then the liveness probe's health name says SERVING and the readiness one does not
+    wait_for(lambda: grpc_serving(address, "liveness"), "the server's liveness", processes, timeout=60)
+    assert not grpc_serving(address, "")

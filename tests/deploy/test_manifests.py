@@ -9,6 +9,7 @@ import re
 import kubernetes_validate
 import pytest
 
+from tests.deploy.dockerfiles import entrypoint
 from tests.deploy.support import (
     BASES,
     KUSTOMIZATIONS,
@@ -21,7 +22,6 @@ from tests.deploy.support import (
     run,
     venv_script,
 )
-from tests.deploy.dockerfiles import entrypoint
 
 # The oldest Kubernetes minor the manifests support, and the newest schemas the validator ships.
 KUBERNETES_VERSIONS = ["1.30.0", kubernetes_validate.latest_version()]

@@ -11,8 +11,8 @@ from pydantic_settings import BaseSettings
 from gateway.settings import GatewaySettings
 from news.settings import NewsSettings
 from scout.settings import ScoutSettings
-from timeline.settings import TimelineSettings
 from tests.deploy.support import REPO
+from timeline.settings import TimelineSettings
 
 README = (REPO / "deploy" / "README.md").read_text()
 
