@@ -18,16 +18,18 @@ $(VENV)/.installed: $(VENV)/bin/python requirements-dev.txt $(wildcard protos/py
 
 # Debian packages the tests need: Chromium for the browser tests (Playwright drives it, it never
 # downloads a browser of its own) and CJK fonts so its screenshots show the pages' Chinese text.
+# Only `make test` needs them; `make run` works without root.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 system-deps:
 	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; fi
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk; fi
 
-install: system-deps $(VENV)/.installed
+install: $(VENV)/.installed
 
 run: install
 	$(PY) -m devstack
 
-test: install
+test: system-deps install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 proto: install
