@@ -134,8 +134,8 @@ class Gate:
                 alias_only += 1
             mentions += sum(len(p) for p in positions.values())
             first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
-            label = group.label
-            aliases = [text.display(e) for e in hit if e != group.expression]
+            label = self.signature.label(group.expression)
+            aliases = [self.signature.label(e) for e in hit if e != group.expression]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         groups = len(self.signature.groups)

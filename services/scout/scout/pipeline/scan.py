@@ -68,7 +68,10 @@ class ScanCounts:
     raw: int = 0
     duplicates: int = 0
     rejected: int = 0
+    # Equals the number of published posts.
     eligible: int = 0
+    # Passed the gate in the page that reached the target, but ranked below the target-th post.
+    surplus: int = 0
 
 
 @dataclass
@@ -100,10 +103,10 @@ def result_order_key(score_value: float, posted_at: datetime | None, *ties: obje
 def intent_queries(intent: str, signature: TopicSignature, terms: Sequence[str]) -> list[str]:
     """Up to four short queries drawn from the intent, never a word outside the signature."""
     queries: list[str] = []
-    required = [g.label for g in signature.required]
+    required = [signature.label(g.expression) for g in signature.required]
     candidates = [" ".join(required)] if len(required) > 1 else []
-    candidates += [p for p in signature.phrases]
-    candidates += [alias for g in signature.required for alias in g.aliases]
+    candidates += [signature.label(p) for p in signature.phrases]
+    candidates += [signature.label(alias) for g in signature.required for alias in g.aliases]
     approved = {t.strip().lower() for t in terms}
     for query in candidates:
         query = query.strip()
@@ -232,7 +235,9 @@ class _Run:
             raise AllSourcesUnavailable("; ".join(f"{name}: {error}" for name, error in self.failed.items())
                                         or "no source answered")
         posts = sorted(self.accepted, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
+        self.counts.surplus = max(len(posts) - self.target, 0)
         posts = posts[: self.target]
+        self.counts.eligible = len(posts)
         return ScanOutcome(
             posts=posts,
             counts=self.counts,

@@ -61,9 +61,6 @@ class ConceptGroup:
     def expressions(self) -> list[str]:
         return [self.expression, *self.aliases]
 
-    @property
-    def label(self) -> str:
-        return text.display(self.expression)
 
 
 @dataclass(frozen=True)
@@ -71,6 +68,11 @@ class TopicSignature:
     groups: tuple[ConceptGroup, ...]
     # The intent's pieces as written (folded): all of one in a row is the strongest evidence.
     phrases: tuple[str, ...]
+    # The intent and terms as written, to show concepts in the member's own spelling.
+    written: tuple[str, ...] = ()
+
+    def label(self, word: str) -> str:
+        return text.original_spelling(word, list(self.written))
 
     @property
     def required(self) -> tuple[ConceptGroup, ...]:
@@ -260,4 +262,4 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
     if not any(g.required for g in groups):
         for index, group in enumerate(groups):
             group.required = coverage[index] == most
-    return TopicSignature(groups=tuple(groups), phrases=tuple(intent_pieces))
+    return TopicSignature(groups=tuple(groups), phrases=tuple(intent_pieces), written=(intent, *terms))

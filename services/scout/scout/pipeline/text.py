@@ -68,6 +68,17 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", _TO_FOLDED.convert(folded)).strip()
 
 
+def original_spelling(folded_word: str, sources: list[str]) -> str:
+    """How the member wrote a folded word (臺南 stays 臺南, 台南 stays 台南), else its Taiwan form."""
+    for source in sources:
+        written = _SPACES.sub(" ", unicodedata.normalize("NFKC", source).lower()).strip()
+        folded = _TO_FOLDED.convert(written)
+        at = folded.find(folded_word)
+        if at >= 0 and len(folded) == len(written):
+            return written[at:at + len(folded_word)]
+    return display(folded_word)
+
+
 def display(folded: str) -> str:
     return _TO_DISPLAY.convert(folded)
 

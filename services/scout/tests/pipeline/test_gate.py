@@ -1,0 +1,103 @@
+"""The relevance gate of flow C: anchors, entities and aliases, concept groups, noise, score."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scout.pipeline.gate import (
+    NOISE_AD, NOISE_EMPTY, NOISE_HASHTAGS, NOISE_NAVIGATION, OFF_TOPIC, Gate, noise_reason, recency_factor, score)
+from scout.pipeline.signature import NoTopicEvidence, build_signature
+
+
+def gate(intent, terms):
+    return Gate(build_signature(intent, terms))
+
+
+def test_colloquial_anchor_is_never_topic_evidence():
+    # Given 「鬼滅之刃」 with terms that carry 推薦 / 心得
+    judge = gate("鬼滅之刃", ["鬼滅之刃 推薦", "鬼滅 心得", "動畫 推薦"])
+    # Then a post that only shares the anchor (動畫推薦) is out, the title or its alias is in
+    assert judge.judge("最近的動畫推薦：葬送的芙莉蓮、藥師少女的獨語都很好看").reason == OFF_TOPIC
+    assert judge.judge("大家有什麼心得分享嗎？最新熱門推薦都可以").reason == OFF_TOPIC
+    assert judge.judge("鬼滅之刃無限城篇電影終於上映，特效好華麗").accepted
+    assert judge.judge("鬼滅的周邊在超商集點送，杯子好可愛").accepted
+
+
+def test_brief_of_anchors_only_has_no_topic():
+    with pytest.raises(NoTopicEvidence):
+        build_signature("推薦 心得 分享", ["最新 熱門", "請問"])
+
+
+def test_every_concept_group_must_be_hit():
+    # Given 「外包後端工程師」
+    judge = gate("外包後端工程師", ["外包 後端工程師", "後端 接案"])
+    # Then a general engineer job post is out, and so is one that keeps only one concept
+    assert judge.judge("工程師求職心得：面了十間公司終於上岸").reason == OFF_TOPIC
+    assert judge.judge("前端外包的行情最近下降很多").reason == OFF_TOPIC
+    assert judge.judge("後端的面試題目整理：資料庫索引、快取").reason == OFF_TOPIC
+    verdict = judge.judge("徵外包後端工程師，Node.js，遠端可，案子約三個月")
+    assert verdict.accepted and "外包" in verdict.reason and "後端工程師" in verdict.reason
+    # an approved term's word stands for the concept it replaces (接案 for 外包)
+    assert judge.judge("後端接案的報價怎麼抓，我都用人天計算").accepted
+
+
+def test_required_entity_with_approved_alias():
+    judge = gate("周杰倫演唱會", ["周杰倫 演唱會", "周董 巡迴演唱會 門票"])
+    assert judge.judge("周董演唱會結束後在IG發文感謝歌迷").accepted
+    assert judge.judge("五月天演唱會的門票今天開賣，大家準備好了嗎").reason == OFF_TOPIC
+    assert judge.judge("周杰倫新專輯終於要發了，主打歌的MV在台南拍的").reason == OFF_TOPIC
+
+
+def test_short_word_inside_another_word_is_no_hit():
+    judge = gate("全聯", ["全聯"])
+    assert judge.judge("完全聯繫不上客服，只好親自跑一趟").reason == OFF_TOPIC
+    assert judge.judge("全聯今天的特價鮮奶買二送一，下班去搶").accepted
+
+
+def test_latin_words_and_numbers_stand_alone():
+    judge = gate("iPhone 17", ["iPhone 17"])
+    assert judge.judge("ＩＰＨＯＮＥ　１７的螢幕終於全系列都有高刷新率了").accepted  # full width folded
+    assert judge.judge("iPhone 170 是什麼型號，看起來像假消息喔").reason == OFF_TOPIC
+    assert judge.judge("iPhone 16 Pro用了一年，電池健康度剩92%").reason == OFF_TOPIC
+
+
+def test_traditional_and_simplified_variants_match():
+    judge = gate("臺北國際書展", ["台北國際書展"])
+    assert judge.judge("台北国际书展今年主题国是泰国，展区好有特色").accepted
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("", NOISE_EMPTY),
+    ("   \n ", NOISE_EMPTY),
+    ("#鬼滅之刃 #推薦 #心得 #分享", NOISE_HASHTAGS),
+    ("@someone https://example.com", NOISE_HASHTAGS),  # mentions and links only
+    ("鬼滅之刃周邊限時優惠，折扣碼現折兩百，加賴私訊下單", NOISE_AD),
+    ("Log in to see more posts • Threads", NOISE_NAVIGATION),
+    ("登入以查看更多貼文。在 Threads 上查看追蹤者與貼文", NOISE_NAVIGATION),
+])
+def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
+    assert noise_reason(body) == reason
+    assert gate("鬼滅之刃", ["鬼滅之刃"]).judge(body).reason == reason
+
+
+def test_honest_post_with_one_selling_word_is_not_an_ad():
+    assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
+
+
+def test_match_reason_names_the_concepts_hit():
+    verdict = gate("台南 牛肉湯", ["台南 牛肉湯"]).judge("來台南一定要吃牛肉湯當早餐，配肉燥飯剛好")
+    assert verdict.reason.startswith("命中核心概念：")
+    assert "台南" in verdict.reason and "牛肉湯" in verdict.reason
+
+
+def test_age_lowers_the_score_softly_and_never_rejects():
+    now = datetime(2026, 8, 10, tzinfo=UTC)
+    judge = gate("颱風假", ["颱風假"])
+    verdict = judge.judge("颱風假宣布了，明天台北市停班停課")
+    assert verdict.accepted
+    fresh = score(verdict.relevance, now - timedelta(days=1), now)
+    year = score(verdict.relevance, now - timedelta(days=365), now)
+    ancient = score(verdict.relevance, now - timedelta(days=365 * 20), now)
+    assert fresh > year > ancient > 0
+    assert ancient >= verdict.relevance * 0.8 - 1e-9
+    assert recency_factor(None, now) == pytest.approx(0.9)

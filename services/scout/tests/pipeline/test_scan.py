@@ -1,0 +1,180 @@
+"""The staged search of flow B: stage order, limits, dedup, stop at target, shortfall, failures."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scout.pipeline.scan import (
+    DUPLICATE_EXHAUSTED, LIMIT_REACHED, MAX_RAW_PER_RUN, RELEVANCE_EXHAUSTED, SOURCE_EXHAUSTED, SOURCE_UNAVAILABLE,
+    AllSourcesUnavailable, ScanCancelled, result_order_key, run_scan)
+from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
+
+NOW = datetime(2026, 8, 10, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Brief:
+    intent: str
+    terms: tuple[str, ...]
+    mode: str = "topic"
+
+
+def post(code, body, *, host="www.threads.net", query="", hours=1):
+    return RawCandidate(url=f"https://{host}/@writer/post/{code}{query}", text=body, author="writer",
+                        posted_at=NOW - timedelta(hours=hours) if hours is not None else None)
+
+
+def on_topic(code, **kwargs):
+    return post(code, f"颱風假宣布了，明天停班停課，第{code}篇心得", **kwargs)
+
+
+def off_topic(code):
+    return post(code, f"今天午餐吃了牛肉麵，味道普通，第{code}篇")
+
+
+class ScriptedSource:
+    """Answers each (query, page number) from a script and records every request."""
+
+    def __init__(self, name, pages_by_query=None, fail=False):
+        self.name = name
+        self.pages_by_query = pages_by_query or {}
+        self.fail = fail
+        self.requests = []
+
+    def search(self, query, *, limit, cursor=None):
+        self.requests.append((query, cursor, limit))
+        if self.fail:
+            raise SourceUnavailable(f"{self.name}: HTTP 503")
+        pages = self.pages_by_query.get(query, [])
+        index = int(cursor or 0)
+        page = pages[index] if index < len(pages) else []
+        return SearchPage(candidates=page, next_cursor=str(index + 1) if index + 1 < len(pages) else None)
+
+
+def scan(brief, sources, *, history=None, target=20, cancel=lambda: False, progress=None):
+    return run_scan(brief, sources, history=history or set(), target=target,
+                    on_progress=progress if progress is not None else (lambda _m: None),
+                    should_cancel=cancel, now=NOW)
+
+
+def test_stage_one_raw_count_reaching_target_does_not_stop_the_run():
+    # Given target 20 and a first stage of 20 raw candidates of which 7 pass
+    first = [on_topic(f"A{i:04d}") for i in range(7)] + [off_topic(f"B{i:04d}") for i in range(13)]
+    second = [on_topic(f"C{i:04d}") for i in range(20)]
+    primary = ScriptedSource("primary", {"颱風假": [first, second]})
+    # When the pipeline counts what is eligible
+    outcome = scan(Brief("颱風假", ("颱風假",)), [primary], target=20)
+    # Then it went on to stage 2 and stopped once 20 were eligible
+    assert [r[1] for r in primary.requests] == [None, "1"]
+    assert len(outcome.posts) == 20 and outcome.shortfall_count == 0
+    assert outcome.counts.eligible == 20 and outcome.counts.rejected == 13
+    # the whole second page was judged; the best 20 are kept
+    assert outcome.counts.raw == 40 and outcome.counts.surplus == 7
+    assert outcome.shortfall_reasons == []
+
+
+def test_stages_in_order_with_intent_queries_for_a_single_term_and_page_limits():
+    primary = ScriptedSource("primary", {"颱風假": [[off_topic(f"P{i:04d}") for i in range(25)]] * 2})
+    secondary = ScriptedSource("secondary", {"颱風假": [[on_topic("S0001")]]})
+    outcome = scan(Brief("颱風假 停班停課", ("颱風假",)), [primary, secondary], target=5)
+    queries = [q for q, _c, _l in primary.requests]
+    # stage 1 and stage 2 on the term, then at most four short queries from the intent
+    assert queries[:2] == ["颱風假", "颱風假"] and primary.requests[1][1] == "1"
+    assert 1 <= len(queries[2:]) <= 4 and "颱風假" not in queries[2:]
+    # stage 3: the secondary source, after everything on the primary
+    assert [q for q, _c, _l in secondary.requests] == ["颱風假"]
+    assert all(limit == 20 for _q, _c, limit in primary.requests + secondary.requests)
+    # never more than 20 raw per term/source/stage, even when a source sends more
+    assert outcome.counts.raw == 20 + 20 + 1
+    assert list(outcome.stage_ms) == ["stage 1", "stage 2", "stage 2 intent queries", "stage 3"]
+    assert outcome.shortfall_count == 4 and SOURCE_EXHAUSTED in outcome.shortfall_reasons
+    assert RELEVANCE_EXHAUSTED in outcome.shortfall_reasons
+
+
+def test_no_intent_queries_when_several_terms_were_approved():
+    primary = ScriptedSource("primary", {})
+    scan(Brief("颱風假 停班停課", ("颱風假", "停班停課")), [primary], target=5)
+    assert [q for q, _c, _l in primary.requests] == ["颱風假", "停班停課"]  # no second page was promised
+
+
+def test_raw_candidates_are_capped_per_run():
+    terms = tuple(f"颱風假{i}" for i in range(10))
+    pages = {t: [[off_topic(f"{n}{t[-1]}{i:03d}") for i in range(20)] for n in "XY"] for t in terms}
+    primary = ScriptedSource("primary", pages)
+    outcome = scan(Brief("颱風假", terms), [primary], target=40)
+    assert outcome.counts.raw == MAX_RAW_PER_RUN
+    assert LIMIT_REACHED in outcome.shortfall_reasons and SOURCE_EXHAUSTED not in outcome.shortfall_reasons
+
+
+def test_url_variants_within_the_run_and_history_are_duplicates():
+    page = [
+        on_topic("Dup00001"),
+        on_topic("Dup00001", host="threads.net", query="?xmt=abc"),
+        on_topic("Dup00001", host="www.threads.com", query="/"),
+        on_topic("Seen0001"),
+        on_topic("New00001"),
+        RawCandidate(url="https://www.threads.net/@writer", text="颱風假 profile", author="writer"),
+    ]
+    primary = ScriptedSource("primary", {"颱風假": [page]})
+    outcome = scan(Brief("颱風假", ("颱風假",)), [primary], history={"Seen0001"}, target=10)
+    assert sorted(p.canonical_id for p in outcome.posts) == ["Dup00001", "New00001"]
+    assert outcome.counts.duplicates == 3 and outcome.counts.rejected == 1
+    assert DUPLICATE_EXHAUSTED in outcome.shortfall_reasons
+
+
+def test_one_source_down_the_run_completes_on_the_other():
+    primary = ScriptedSource("primary", fail=True)
+    secondary = ScriptedSource("secondary", {"颱風假": [[on_topic("S0000001")]]})
+    outcome = scan(Brief("颱風假", ("颱風假",)), [primary, secondary], target=3)
+    assert len(primary.requests) == 1  # dropped after its failure, never retried
+    assert [p.canonical_id for p in outcome.posts] == ["S0000001"]
+    assert SOURCE_UNAVAILABLE in outcome.shortfall_reasons and "primary" in outcome.source_errors
+
+
+def test_all_sources_down_fails_the_run():
+    with pytest.raises(AllSourcesUnavailable):
+        scan(Brief("颱風假", ("颱風假",)), [ScriptedSource("a", fail=True), ScriptedSource("b", fail=True)])
+    with pytest.raises(AllSourcesUnavailable):
+        scan(Brief("颱風假", ("颱風假",)), [])
+
+
+def test_cancellation_is_honoured_before_the_next_request():
+    calls = iter([False, True])
+    primary = ScriptedSource("primary", {"颱風假": [[off_topic("Q0000001")], [off_topic("Q0000002")]]})
+    with pytest.raises(ScanCancelled):
+        scan(Brief("颱風假", ("颱風假",)), [primary], cancel=lambda: next(calls, True))
+    assert len(primary.requests) == 1
+
+
+def test_results_are_ordered_by_score_then_known_time_and_unknown_times_stay_unknown():
+    page = [
+        on_topic("Old00001", hours=24 * 400),
+        on_topic("New00001", hours=2),
+        on_topic("Unknown1", hours=None),
+        post("Future01", "颱風假宣布了，明天停班停課", hours=-24 * 30),  # a time from the future is unknown
+    ]
+    primary = ScriptedSource("primary", {"颱風假": [page]})
+    outcome = scan(Brief("颱風假", ("颱風假",)), [primary], target=10)
+    by_id = {p.canonical_id: p for p in outcome.posts}
+    assert by_id["Unknown1"].posted_at is None and by_id["Future01"].posted_at is None
+    assert by_id["Old00001"].posted_at is not None  # old posts are kept, only scored lower
+    assert by_id["New00001"].score > by_id["Old00001"].score
+    keys = [result_order_key(p.score, p.posted_at, p.canonical_id) for p in outcome.posts]
+    assert keys == sorted(keys)
+
+
+def test_equal_scores_put_known_times_first_newest_first():
+    a, b, c = NOW - timedelta(days=1), NOW - timedelta(days=2), None
+    ordered = sorted([(0.5, c, "c"), (0.5, b, "b"), (0.5, a, "a"), (0.9, c, "z")],
+                     key=lambda r: result_order_key(*r))
+    assert [r[2] for r in ordered] == ["z", "a", "b", "c"]
+
+
+def test_progress_names_the_stages():
+    messages = []
+    primary = ScriptedSource("primary", {"颱風假": [[on_topic("P0000001")]]})
+    scan(Brief("颱風假", ("颱風假",)), [primary], target=1, progress=messages.append)
+    assert messages[0] == "preparing sources"
+    assert any(m.startswith("stage 1 search") for m in messages)
+    assert any(m.startswith("filter and dedup") and "1/1" in m for m in messages)
