@@ -8,7 +8,6 @@ import time
 import redis
 from sqlalchemy import text
 
-from feeds.scout.v1 import scout_pb2  # noqa: F401  (the contract the gateway speaks)
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import grpc_serving, http_ok, python_module, wait_for
 from tests.scout.conftest import JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
