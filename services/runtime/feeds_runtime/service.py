@@ -103,6 +103,7 @@ class ServiceDefinition:
         elif kind == "worker":
             args = [sys.executable, "-m", "dramatiq", self.worker_module,
                     "--processes", str(settings.worker_processes), "--threads", str(settings.worker_threads),
+                    "--worker-shutdown-timeout", str(int(settings.worker_shutdown_seconds * 1000)),
                     "--queues", *self.queues]
             sys.stdout.flush()
             os.execv(sys.executable, args)

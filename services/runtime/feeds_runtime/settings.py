@@ -65,6 +65,9 @@ class ServiceSettings(InfraSettings):
     db_pool_size: int = Field(default=10, ge=1)
     worker_processes: int = Field(default=1, ge=1)
     worker_threads: int = Field(default=4, ge=1)
+    # Seconds a stopping worker waits for running jobs; keep it below the pod's termination grace
+    # period so a job is finished rather than killed (an unfinished one is redelivered anyway).
+    worker_shutdown_seconds: float = Field(default=60.0, gt=0)
     # An outbox row enqueued but not acknowledged by its actor after this long is sent again.
     outbox_redeliver_seconds: float = Field(default=60.0, gt=0)
     outbox_max_attempts: int = Field(default=20, ge=1)
