@@ -106,4 +106,5 @@ class ServiceDefinition:
                     "--worker-shutdown-timeout", str(int(settings.worker_shutdown_seconds * 1000)),
                     "--queues", *self.queues]
             sys.stdout.flush()
-            os.execv(sys.executable, args)
+            # Dramatiq reads its idle poll bound from this variable when it is imported.
+            os.execve(sys.executable, args, {**os.environ, "dramatiq_worker_timeout": str(settings.worker_idle_poll_ms)})

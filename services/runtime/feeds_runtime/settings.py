@@ -65,6 +65,9 @@ class ServiceSettings(InfraSettings):
     db_pool_size: int = Field(default=10, ge=1)
     worker_processes: int = Field(default=1, ge=1)
     worker_threads: int = Field(default=4, ge=1)
+    # Longest pause of an idle worker between polls of its queues (Dramatiq's worker timeout), so a
+    # job chain (one job queueing the next) does not wait up to a second per hop.
+    worker_idle_poll_ms: int = Field(default=100, ge=10, le=10_000)
     # Seconds a stopping worker waits for running jobs; keep it below the pod's termination grace
     # period so a job is finished rather than killed (an unfinished one is redelivered anyway).
     worker_shutdown_seconds: float = Field(default=60.0, gt=0)
