@@ -11,7 +11,7 @@ effect happens once.
 from __future__ import annotations
 
 import logging
-import select
+import select as io_select
 import threading
 import time
 from datetime import timedelta
@@ -188,7 +188,7 @@ class Relay:
                         while self.relay_once() == self._batch_size:
                             pass
                         # Wait for a NOTIFY or the poll interval, whichever comes first.
-                        ready, _, _ = select.select([listener.fileno()], [], [], self._poll)
+                        ready, _, _ = io_select.select([listener.fileno()], [], [], self._poll)
                         if ready:
                             for _ in listener.notifies(timeout=0):
                                 pass
