@@ -5,12 +5,9 @@ Threads keyword-search API and stands in for what the search engine answers, per
 from __future__ import annotations
 
 import json
-import threading
 import time
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import jwt
@@ -18,69 +15,12 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from devstack.platform import Platform, Ports
+from devstack.search_api import SearchApi as ThreadsApi
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from feeds_runtime.settings import normalize_database_url
 
 JWT_SECRET = "scout-test-secret"
-
-
-class ThreadsApi:
-    """Answers GET /v1.0/keyword_search like the Threads API: `q`, `limit`, `after` paging.
-    Tests register posts per query; every request is recorded."""
-
-    def __init__(self) -> None:
-        self.posts: dict[str, list[dict]] = {}
-        self.failing: set[str] = set()
-        self.delay: dict[str, float] = {}
-        self.requests: list[dict] = []
-        self.lock = threading.Lock()
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
-                query = parse_qs(urlsplit(self.path).query)
-                q = query.get("q", [""])[0]
-                with api.lock:
-                    api.requests.append({"q": q, "after": query.get("after", [None])[0]})
-                time.sleep(api.delay.get(q, 0))
-                if q in api.failing:
-                    self._send(503, {"error": {"message": "unavailable", "code": 2}})
-                    return
-                limit = int(query.get("limit", ["20"])[0])
-                start = int(query.get("after", ["0"])[0] or 0)
-                items = api.posts.get(q, [])
-                page = items[start:start + limit]
-                body: dict = {"data": page}
-                if start + limit < len(items):
-                    body["paging"] = {"cursors": {"after": str(start + limit)}}
-                self._send(200, body)
-
-            def _send(self, status: int, body: dict) -> None:
-                payload = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-
-    def reset(self) -> None:
-        with self.lock:
-            self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
-
-    def add(self, query: str, posts: list[dict]) -> None:
-        self.posts[query] = posts
-
-    def requests_for(self, query: str) -> int:
-        with self.lock:
-            return sum(1 for r in self.requests if r["q"] == query)
 
 
 def threads_post(shortcode: str, text_: str, *, user: str = "someone", host: str = "www.threads.net",
@@ -96,7 +36,7 @@ def threads_post(shortcode: str, text_: str, *, user: str = "someone", host: str
 def threads_api() -> Iterator[ThreadsApi]:
     api = ThreadsApi()
     yield api
-    api.server.shutdown()
+    api.close()
 
 
 def scout_env(threads_api: ThreadsApi) -> dict[str, str]:

@@ -1,108 +1,205 @@
-"""Quality evaluation of the scan pipeline on a labeled set (make eval-scout DATASET=…).
+"""Quality evaluation of scout scans on a labeled set (make eval-scout DATASET=…).
 
-Each group runs through the real pipeline — signature, stages, dedup, gate and result order —
-with both sources made of that group's candidates, standing for what the search engines
-answered: each request gets the next ≤ 20 candidates for its query, ordered by lexical overlap
-with it, those with no overlap last but still returned, so every candidate can be reached.
+Each group runs through the real scan job: the scout server, worker and outbox relay run as in
+production (PostgreSQL and Redis from DATABASE_URL / REDIS_URL, embedded when unset; a fresh
+database, dropped at the end), with the `threads` source as primary and `serp` as secondary, both
+pointing at a local server that answers with the group's candidates — they stand for what the
+search engines answered. Each request gets the next ≤ 20 candidates for its query, ordered by
+lexical overlap with it, those with no overlap last but still returned, so every candidate can
+be reached. Every group is scanned over gRPC by an owner of its own; its results are read with
+ListRunPosts, in the order members see them.
 
 Prints one JSON object: per group and overall precision@10 (relevant among the first
 min(10, results) results; 0 for a group without results) and target attainment (share of the
 groups reaching their target among those with at least target unique relevant candidates),
-with the shortfall groups and their reasons. Exits 1 when the bar is not met.
+with the shortfall groups and the run's reasons. Exits 1 when the bar is not met.
+
+    python services/scout/eval/evaluate.py [DATASET] [--groups g01,g02]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from dataclasses import dataclass
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scout.pipeline import post_identity, run_scan
-from scout.pipeline.sources import RawCandidate, SearchPage
-from scout.pipeline.sources.lexical import overlap, query_grams
+import grpc
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO_ROOT))
+
+from devstack.platform import Platform, Ports  # noqa: E402
+from devstack.search_api import SearchApi  # noqa: E402
+from feeds.scout.v1 import scout_pb2, scout_pb2_grpc  # noqa: E402
+from feeds_runtime import infra  # noqa: E402
+from feeds_runtime.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
+from scout.pipeline import post_identity  # noqa: E402
+from scout.pipeline.sources import PAGE_LIMIT  # noqa: E402
+from scout.pipeline.sources.lexical import overlap, query_grams  # noqa: E402
 
 DEFAULT_DATASET = Path(__file__).with_name("dataset.jsonl")
+DATA_DIR = REPO_ROOT / ".data" / "eval"
 PRECISION_BAR, ATTAINMENT_BAR = 0.8, 0.9
-# The labeled set is dated; judging it at a fixed moment keeps the figures reproducible.
+# The labeled set is dated; the scan job judges it at this fixed moment (SCOUT_SCAN_NOW), so the
+# figures do not drift with the calendar.
 NOW = datetime(2026, 8, 10, tzinfo=UTC)
+TERMINAL = ("succeeded", "failed", "cancelled")
+RUN_TIMEOUT_SECONDS = 120.0
+PAGE_SIZE = 50  # ListRunPosts' largest page
 
 
-@dataclass(frozen=True)
-class EvalBrief:
-    intent: str
-    terms: tuple[str, ...]
-    mode: str
-
-
-class CandidateSource:
-    """A search engine that knows exactly one group's candidates."""
-
-    def __init__(self, name: str, candidates: list[RawCandidate]) -> None:
-        self.name = name
-        self._candidates = candidates
-
-    def search(self, query: str, *, limit: int, cursor: str | None = None) -> SearchPage:
-        grams = query_grams(query)
-        ranked = sorted(range(len(self._candidates)),
-                        key=lambda i: (-overlap(grams, self._candidates[i].text), i))
-        start = int(cursor) if cursor else 0
-        page = [self._candidates[i] for i in ranked[start:start + limit]]
-        end = start + len(page)
-        return SearchPage(candidates=page, next_cursor=str(end) if end < len(ranked) else None)
-
-
-def _time(value: str | None) -> datetime | None:
+def _threads_time(value: str | None) -> str | None:
+    """A labeled posted_at (ISO 8601) as the Threads API writes it: 2026-07-14T04:10:00+0000."""
     if not value:
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    if moment.tzinfo is None:
+        return None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+0000")
 
 
-def evaluate_group(group: dict) -> dict:
-    brief_data = group["brief"]
-    brief = EvalBrief(intent=brief_data["intent"], terms=tuple(brief_data["terms"]),
-                      mode=brief_data.get("mode", "topic"))
-    target = int(brief_data.get("target_count") or 20)
-    raw = [RawCandidate(url=c["url"], text=c.get("text", ""), author=c.get("author", ""),
-                        posted_at=_time(c.get("posted_at"))) for c in group["candidates"]]
+def threads_item(candidate: dict) -> dict:
+    """A labeled candidate in the Threads API's shape (which the SerpApi answer is made from)."""
+    url = candidate["url"]
+    identity = post_identity(url)
+    item = {"id": identity.shortcode if identity else url, "text": candidate.get("text", ""),
+            "username": candidate.get("author", ""), "permalink": url}
+    if identity is not None:
+        item["shortcode"] = identity.shortcode
+    if timestamp := _threads_time(candidate.get("posted_at")):
+        item["timestamp"] = timestamp
+    return item
+
+
+class GroupSearch(SearchApi):
+    """Both search providers, knowing exactly the current group's candidates."""
+
+    def __init__(self) -> None:
+        super().__init__(max_page=PAGE_LIMIT)
+        self.items: list[dict] = []
+
+    def show(self, candidates: list[dict]) -> None:
+        self.items = [threads_item(c) for c in candidates]
+
+    def found(self, query: str) -> list[dict]:
+        grams = query_grams(query)
+        # sorted() is stable: equal overlap keeps the labeled order, no overlap comes last.
+        return sorted(self.items, key=lambda item: -overlap(grams, item["text"]))
+
+
+@contextmanager
+def scout_stack(search: GroupSearch) -> Iterator[str]:
+    """Migrated scout schema in a fresh database; server, worker and relay running. Yields the gRPC address."""
+    resolved = infra.resolve(DATA_DIR)
+    database_url = resolved.server_url(f"feeds_eval_scout_{uuid.uuid4().hex[:8]}")
+    infra.ensure_database(database_url)
+    env = {"DATABASE_URL": database_url, "REDIS_URL": resolved.redis_url,
+           "REDIS_NAMESPACE": f"eval-scout-{uuid.uuid4().hex[:8]}", "PYTHONUNBUFFERED": "1"}
+    scout_env = {
+        "SCOUT_LOG_LEVEL": "WARNING",
+        "SCOUT_SOURCES": "threads,serp",
+        "SCOUT_THREADS_BASE_URL": f"{search.url}/v1.0",
+        "SCOUT_THREADS_ACCESS_TOKEN": "eval-threads-token",
+        "SCOUT_SERP_BASE_URL": search.url,
+        "SCOUT_SERP_API_KEY": "eval-serp-key",
+        "SCOUT_SCAN_NOW": NOW.isoformat(),
+    }
+    group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
+    platform = Platform(group, ports=Ports(scout=infra.free_port()), extra_env={"scout": scout_env})
+    try:
+        group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
+        platform.start_service("scout")
+        wait_for(lambda: grpc_serving(platform.grpc_address("scout")), "scout SERVING", group)
+        yield platform.grpc_address("scout")
+    finally:
+        group.stop()
+        infra.drop_database(database_url)
+
+
+def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str) -> tuple[scout_pb2.ScoutRun, list]:
+    """One scan by a new owner, waited for; the run as it ended and its results in ListRunPosts order."""
+    metadata = [("x-actor-id", str(uuid.uuid4()))]
+    mode = brief.get("mode", "topic")
+    request = scout_pb2.ScanRequest(brief=scout_pb2.Brief(
+        intent=brief["intent"], terms=brief["terms"], mode=mode, target_count=int(brief.get("target_count") or 0),
+        # A brand-mode brief needs a brand; the group stands for one when the set names none.
+        brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
+    ))
+    run = stub.Scan(request, metadata=metadata, timeout=30).run
+    deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
+    while run.status not in TERMINAL:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"group {group_id}: run still {run.status} after {RUN_TIMEOUT_SECONDS:.0f}s")
+        time.sleep(0.05)
+        run = stub.GetRun(scout_pb2.GetRunRequest(run_id=run.id), metadata=metadata, timeout=30).run
+    posts, page = [], 1
+    while True:
+        listing = stub.ListRunPosts(scout_pb2.ListRunPostsRequest(
+            run_id=run.id, page=scout_pb2.PageRequest(page=page, page_size=PAGE_SIZE)), metadata=metadata, timeout=30)
+        posts.extend(listing.posts)
+        if page >= listing.pagination.total_pages:
+            return run, posts
+        page += 1
+
+
+def evaluate_group(stub: scout_pb2_grpc.ScoutServiceStub, search: GroupSearch, group: dict) -> dict:
+    brief = group["brief"]
     relevant_ids: set[str] = set()
     for candidate in group["candidates"]:
         identity = post_identity(candidate["url"])
         if identity is not None and candidate.get("relevant"):
             relevant_ids.add(identity.canonical_id)
-    outcome = run_scan(
-        brief,
-        [CandidateSource("primary", raw), CandidateSource("secondary", raw)],
-        history=set(),
-        target=target,
-        on_progress=lambda _message: None,
-        should_cancel=lambda: False,
-        now=NOW,
-    )
-    top = outcome.posts[:10]
+    search.show(group["candidates"])
+    try:
+        run, posts = scan(stub, brief, group["id"])
+    except grpc.RpcError as error:  # a brief the service refuses scores like a group without results
+        return {"id": group["id"], "category": group.get("category", ""),
+                "target": int(brief.get("target_count") or 20), "results": 0, "unique_relevant": len(relevant_ids),
+                "precision_at_10": 0.0, "reached_target": False, "status": "refused",
+                "error": f"{error.code().name}: {error.details()}", "counts": {}, "shortfall_count": 0,
+                "shortfall_reasons": [], "false_positives": []}
+    top = posts[:10]
     hits = sum(1 for post in top if post.canonical_id in relevant_ids)
-    return {
+    report = {
         "id": group["id"],
         "category": group.get("category", ""),
-        "target": target,
-        "results": len(outcome.posts),
+        "target": run.target_count,
+        "results": len(posts),
         "unique_relevant": len(relevant_ids),
         "precision_at_10": round(hits / len(top), 4) if top else 0.0,
-        "reached_target": len(outcome.posts) >= target,
-        "counts": vars(outcome.counts),
-        "shortfall_count": outcome.shortfall_count,
-        "shortfall_reasons": outcome.shortfall_reasons,
+        "reached_target": len(posts) >= run.target_count,
+        "status": run.status,
+        "counts": {"raw": run.searched_count, "duplicates": run.duplicate_count,
+                   "rejected": run.irrelevant_count, "eligible": run.eligible_count},
+        "shortfall_count": run.shortfall_count,
+        "shortfall_reasons": list(run.shortfall_reasons),
         "false_positives": [p.text for p in top if p.canonical_id not in relevant_ids],
     }
+    if run.error_summary:
+        report["error"] = run.error_summary
+    return report
 
 
-def evaluate(path: Path) -> dict:
+def evaluate(path: Path, only: set[str] | None = None) -> dict:
     groups = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    reports = [evaluate_group(group) for group in groups]
+    if only:
+        groups = [g for g in groups if g["id"] in only]
+    search = GroupSearch()
+    try:
+        with scout_stack(search) as address, grpc.insecure_channel(address) as channel:
+            stub = scout_pb2_grpc.ScoutServiceStub(channel)
+            reports = [evaluate_group(stub, search, group) for group in groups]
+    finally:
+        search.close()
     precision = sum(r["precision_at_10"] for r in reports) / len(reports) if reports else 0.0
     attainable = [r for r in reports if r["unique_relevant"] >= r["target"]]
     attainment = sum(1 for r in attainable if r["reached_target"]) / len(attainable) if attainable else 1.0
@@ -126,8 +223,12 @@ def evaluate(path: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[1]) if len(argv) > 1 and argv[1] else DEFAULT_DATASET
-    report = evaluate(path)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", nargs="?", type=Path, default=DEFAULT_DATASET, help="labeled set (JSON lines)")
+    parser.add_argument("--groups", default="", help="comma-separated group ids to evaluate (default: all)")
+    args = parser.parse_args(argv[1:])
+    only = {g.strip() for g in args.groups.split(",") if g.strip()} or None
+    report = evaluate(args.dataset, only)
     print(json.dumps(report, ensure_ascii=False, indent=2))
     return 0 if report["overall"]["passed"] else 1
 

@@ -20,3 +20,8 @@ def known_posted_at(value: datetime | None, now: datetime) -> datetime | None:
     if value is None or value.tzinfo is None or value <= EPOCH or value > now + FUTURE_TOLERANCE:
         return None
     return value.astimezone(UTC)
+
+
+def judging_now(fixed: datetime | None) -> datetime:
+    """The instant a scan judges recency and posting times against: the configured one, else now."""
+    return fixed if fixed is not None else datetime.now(UTC)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AwareDatetime, Field, SecretStr, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from feeds_runtime.settings import ServiceSettings
@@ -18,6 +18,9 @@ class ScoutSettings(ServiceSettings):
     schedule_timeout_seconds: float = Field(default=3600.0, gt=0)
     # How often the server looks for jobs that cannot be scheduled.
     watchdog_interval_seconds: float = Field(default=10.0, gt=0)
+    # Scans judge recency and future posting times against the wall clock, or against this fixed
+    # instant when set, so that a dated labeled set (make eval-scout) gives reproducible figures.
+    scan_now: AwareDatetime | None = None
 
     # Search sources in the order the pipeline uses them: the first is primary, a second one is
     # stage 3's. "dev" is the shipped offline corpus; "threads" and "serp" are the live providers.

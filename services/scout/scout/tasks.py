@@ -32,5 +32,5 @@ def scan_run(job_id: str) -> None:
     settings = SERVICE.settings
     ScanExecution(
         SERVICE.database, _redis(), f"{settings.redis_namespace}:scout:scan-lock:{job_id}",
-        settings.scan_lock_seconds, _sources, uuid.UUID(job_id),
+        settings.scan_lock_seconds, _sources, uuid.UUID(job_id), settings.scan_now,
     ).execute()

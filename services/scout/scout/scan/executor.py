@@ -15,6 +15,7 @@ import socket
 import threading
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import redis
@@ -23,7 +24,7 @@ from redis.exceptions import LockError
 from feeds_runtime.db import Database
 from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, run_scan
 from scout.brief import Brief
-from scout.clock import known_posted_at
+from scout.clock import judging_now, known_posted_at
 from scout.models import QUEUED, RUNNING, SUCCEEDED
 from scout.repositories.jobs import JobRepository
 from scout.repositories.posts import PostRepository
@@ -59,8 +60,9 @@ def worker_id() -> str:
 
 class ScanExecution:
     def __init__(self, database: Database, redis_client: redis.Redis, lock_key: str, lock_seconds: float,
-                 sources_factory: Callable[[], Any], job_id: uuid.UUID) -> None:
+                 sources_factory: Callable[[], Any], job_id: uuid.UUID, scan_now: datetime | None) -> None:
         self.database = database
+        self.scan_now = scan_now
         self.job_id = job_id
         self.worker = worker_id()
         self.sources_factory = sources_factory
@@ -91,12 +93,13 @@ class ScanExecution:
         self.run_id, self.owner = job.ref_id, job.owner_id
         self.brief = Brief.from_json(job.payload["brief"])
         self.cancel_seen = False
+        self.judged_at = judging_now(self.scan_now)
         diagnostics = Diagnostics()
         try:
             sources = self.sources_factory()
             outcome = run_scan(
                 self.brief, sources, history=history, target=self.brief.target_count,
-                on_progress=self._progress, should_cancel=self._should_cancel,
+                on_progress=self._progress, should_cancel=self._should_cancel, now=self.judged_at,
             )
             diagnostics = diagnostics_of(outcome)
         except ScanCancelled:
@@ -153,7 +156,7 @@ class ScanExecution:
                 "id": uuid.uuid4(), "owner_id": self.owner, "run_id": self.run_id, "theme_key": self.brief.theme_key,
                 "canonical_id": post.canonical_id, "url": post.url, "author": post.author or "",
                 "text": post.text or "", "match_reason": post.match_reason or "", "score": float(post.score),
-                "posted_at": known_posted_at(post.posted_at, now), "created_at": now, "updated_at": now,
+                "posted_at": known_posted_at(post.posted_at, self.judged_at), "created_at": now, "updated_at": now,
             }
             for post in outcome.posts
         ]

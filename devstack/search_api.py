@@ -1,0 +1,136 @@
+"""A local stand-in for the search providers the scout `threads` and `serp` sources call, for tests
+and the quality evaluation: one HTTP server answering in both providers' shapes.
+
+- `GET /v1.0/keyword_search` like Meta's Threads keyword search: `q`, `limit`, paging by `after`
+  (`paging.cursors.after` while more remain).
+- `GET /search.json` like SerpApi's Google engine: `q` (the site filter the source appends is an
+  operator, not words to match), `start`, `num`; `organic_results[].{link,title,snippet,date}`,
+  `serpapi_pagination.next` while more remain, and a 200 with a top-level `error` when nothing is left.
+
+Posts are held in the Threads shape {id, text, username, shortcode, permalink, timestamp}. What a
+query finds is `found(query)`: the posts registered for it with `add`, unless a subclass decides.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+# Search operators Google reads in `q`: site:/inurl: filters, OR between them, their parentheses.
+_OPERATOR = re.compile(r"\(?\b(?:site|inurl):\S+|\bOR\b|[()]")
+
+
+def search_words(q: str) -> str:
+    """A SerpApi query without its search operators: what a post's text is matched against."""
+    return " ".join(_OPERATOR.sub(" ", q).split())
+
+
+def serp_date(timestamp: object) -> str | None:
+    """Google shows a result's day as "Jul 1, 2026"; a Threads timestamp is 2026-07-01T10:00:00+0000."""
+    if not isinstance(timestamp, str):
+        return None
+    try:
+        moment = datetime.strptime(timestamp, "%Y-%m-%dT%H:%M:%S%z")
+    except ValueError:
+        return None
+    return f"{moment:%b} {moment.day}, {moment.year}"
+
+
+class SearchApi:
+    """The server, its registered posts, failing and slow queries, and a log of every request."""
+
+    def __init__(self, max_page: int = 100) -> None:
+        self.max_page = max_page
+        self.posts: dict[str, list[dict]] = {}
+        self.failing: set[str] = set()
+        self.delay: dict[str, float] = {}
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                url = urlsplit(self.path)
+                params = {key: values[0] for key, values in parse_qs(url.query).items()}
+                if url.path.endswith("/keyword_search"):
+                    self._answer("threads", params.get("q", ""), params.get("after"), params.get("limit"))
+                elif url.path == "/search.json":
+                    self._answer("serp", search_words(params.get("q", "")), params.get("start"), params.get("num"))
+                else:
+                    self._send(404, {"error": {"message": "unknown path"}})
+
+            def _answer(self, provider: str, q: str, cursor: str | None, limit: str | None) -> None:
+                with api.lock:
+                    api.requests.append({"provider": provider, "q": q, "after": cursor})
+                time.sleep(api.delay.get(q, 0))
+                if q in api.failing:
+                    self._send(503, {"error": {"message": "unavailable", "code": 2}})
+                    return
+                start = int(cursor) if cursor and cursor.isdigit() else 0
+                size = min(int(limit) if limit and limit.isdigit() else 20, api.max_page)
+                items = api.found(q)
+                page, more = items[start:start + size], start + size < len(items)
+                self._send(200, api.threads_body(page, start + size, more) if provider == "threads"
+                           else api.serp_body(q, page, start, start + size, more))
+
+            def _send(self, status: int, body: dict) -> None:
+                payload = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+
+    def found(self, query: str) -> list[dict]:
+        """Everything the query finds, in the engine's order; requests page through it."""
+        return self.posts.get(query, [])
+
+    @staticmethod
+    def threads_body(page: list[dict], after: int, more: bool) -> dict:
+        body: dict = {"data": page}
+        if more:
+            body["paging"] = {"cursors": {"after": str(after)}}
+        return body
+
+    def serp_body(self, q: str, page: list[dict], start: int, after: int, more: bool) -> dict:
+        if not page:
+            return {"search_metadata": {"status": "Success"},
+                    "error": "Google hasn't returned any results for this query."}
+        results = []
+        for position, post in enumerate(page, start + 1):
+            result = {"position": position, "link": post.get("permalink", ""),
+                      "title": f"{post.get('username', '')} on Threads", "snippet": post.get("text", "")}
+            if date := serp_date(post.get("timestamp")):
+                result["date"] = date
+            results.append(result)
+        body: dict = {"search_metadata": {"status": "Success"}, "organic_results": results}
+        if more:
+            body["serpapi_pagination"] = {"next": f"{self.url}/search.json?{urlencode({'q': q, 'start': after})}"}
+        return body
+
+    def reset(self) -> None:
+        with self.lock:
+            self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
+
+    def add(self, query: str, posts: list[dict]) -> None:
+        self.posts[query] = posts
+
+    def requests_for(self, query: str) -> int:
+        with self.lock:
+            return sum(1 for r in self.requests if r["q"] == query)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
