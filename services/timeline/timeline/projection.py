@@ -36,6 +36,7 @@ class Projection:
             self.entries.advance_fanout(tenant_id, post_id, generation, after, after, 0, done=True,
                                         skipped_reason=reason)
             return
+        self.graph.lock_graph(tenant_id, post.author_id, shared=True)
         size = self.settings.fanout_chunk_size
         chunk = self.entries.fanout_chunk(tenant_id, post, after, size)
         done = chunk.scanned < size

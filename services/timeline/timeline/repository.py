@@ -1,11 +1,13 @@
 """Every query of the timeline schema. Each one is scoped by tenant; the caller's session owns the
 transaction.
 
-Lock order, so that a projection job never commits an entry that a concurrent change has already
-cleaned up: fan-out and pair syncs hold the post row and the follow rows they use `FOR SHARE`;
-delete and moderation update the post row, unfollow updates the follow row and block locks the
-follow rows between the two users `FOR UPDATE`. The clean-up job queued by such a change therefore
-starts after every projection that read the old state has committed.
+Locks, so that a projection job never commits an entry that a concurrent change has already
+cleaned up: fan-out chunks and pair syncs hold the post row `FOR SHARE` and a shared advisory lock on
+the author's follower graph; delete and moderation update the post row; follow, unfollow, block and
+unblock take the graph lock of the users concerned exclusively. A clean-up job queued by such a
+change therefore starts after every projection that read the old state has committed. (An advisory
+lock rather than row locks on the follow rows: a chunk would otherwise write a lock into thousands of
+tuples.)
 """
 
 from __future__ import annotations
@@ -163,17 +165,16 @@ class GraphRepository:
             {"tenant": tenant_id, "follower": follower_id, "followee": followee_id},
         ).rowcount > 0
 
-    def lock_follows_between(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> None:
-        self.session.execute(
-            text(
-                """
-                SELECT 1 FROM timeline.follows WHERE tenant_id = :tenant
-                  AND ((follower_id = :a AND followee_id = :b) OR (follower_id = :b AND followee_id = :a))
-                ORDER BY follower_id FOR UPDATE
-                """
-            ),
-            {"tenant": tenant_id, "a": a, "b": b},
-        )
+    def lock_graph(self, tenant_id: uuid.UUID, *user_ids: uuid.UUID, shared: bool) -> None:
+        """Transaction-scoped lock on the follower graph of each user (taken in id order, so two
+        exclusive lockers never deadlock)."""
+        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
+        for user_id in sorted(set(user_ids)):
+            self.session.execute(
+                text(f"SELECT {function}(hashtextextended('timeline.graph/' || CAST(:tenant AS text) || '/' "
+                     "|| CAST(:user AS text), 0))"),
+                {"tenant": tenant_id, "user": user_id},
+            )
 
     def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> bool:
         return self.session.execute(
@@ -194,13 +195,13 @@ class GraphRepository:
         ).rowcount > 0
 
     def pair_fans_out(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID) -> bool:
-        """The viewer effectively follows the author and no block stands between them; the follow row
-        stays share-locked until the transaction ends."""
+        """The viewer effectively follows the author and no block stands between them."""
+        self.lock_graph(tenant_id, author_id, shared=True)
         followed = self.session.execute(
             text(
                 """
                 SELECT 1 FROM timeline.follows WHERE tenant_id = :tenant AND follower_id = :viewer
-                  AND followee_id = :author AND ended_at IS NULL FOR SHARE
+                  AND followee_id = :author AND ended_at IS NULL
                 """
             ),
             {"tenant": tenant_id, "viewer": viewer_id, "author": author_id},
@@ -289,7 +290,6 @@ class EntryRepository:
                     SELECT f.follower_id FROM timeline.follows f
                     WHERE f.tenant_id = :tenant AND f.followee_id = :author AND f.ended_at IS NULL {keyset}
                     ORDER BY f.follower_id LIMIT :size
-                    FOR SHARE
                 ), written AS (
                     INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
                     SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='c.follower_id', post='CAST(:post AS uuid)')},

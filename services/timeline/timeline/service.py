@@ -120,22 +120,24 @@ class TimelineService:
     def follow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> None:
         if follower_id == followee_id:
             raise InvalidArgument("invalid_request", "a user cannot follow themselves")
+        self.graph.lock_graph(tenant_id, followee_id, shared=False)
         if self.graph.follow(tenant_id, follower_id, followee_id):
             self._job(jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR, tenant_id, follower_id, followee_id)
 
     def unfollow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> None:
+        self.graph.lock_graph(tenant_id, followee_id, shared=False)
         if self.graph.unfollow(tenant_id, follower_id, followee_id):
             self._job(jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR, tenant_id, follower_id, followee_id)
 
     def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> None:
         if blocker_id == blocked_id:
             raise InvalidArgument("invalid_request", "a user cannot block themselves")
-        # Waits for fan-out chunks that read the follow rows between the two (see repository).
-        self.graph.lock_follows_between(tenant_id, blocker_id, blocked_id)
+        self.graph.lock_graph(tenant_id, blocker_id, blocked_id, shared=False)
         if self.graph.block(tenant_id, blocker_id, blocked_id):
             self._sync_both_ways(tenant_id, blocker_id, blocked_id)
 
     def unblock(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> None:
+        self.graph.lock_graph(tenant_id, blocker_id, blocked_id, shared=False)
         if self.graph.unblock(tenant_id, blocker_id, blocked_id):
             self._sync_both_ways(tenant_id, blocker_id, blocked_id)
 

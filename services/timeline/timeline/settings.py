@@ -16,7 +16,7 @@ class TimelineSettings(ServiceSettings):
     # every replica of one deployment must share it.
     cursor_secret: SecretStr = SecretStr("timeline-dev-cursor-secret")
     # Followers materialized per fan-out job (one transaction each).
-    fanout_chunk_size: int = Field(default=1000, ge=1, le=50_000)
+    fanout_chunk_size: int = Field(default=5000, ge=1, le=50_000)
     # Stale entries removed per clean-up job (one transaction each).
     cleanup_chunk_size: int = Field(default=5000, ge=1, le=100_000)
     # Most recent posts of a followee merged into a viewer's timeline on follow or unblock.
