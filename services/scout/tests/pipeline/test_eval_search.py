@@ -76,4 +76,5 @@ def test_both_providers_answer_the_same_order_with_the_labeled_times(search):
         labeled = by_url[candidate.url]["posted_at"]
         assert candidate.posted_at.isoformat().replace("+00:00", "Z") == labeled
     # SerpApi shows the day only
-    assert all(c.posted_at.date() == t.posted_at.date() for c, t in zip(first_serp.candidates, first_threads.candidates))
+    pairs = zip(first_serp.candidates, first_threads.candidates)
+    assert all(s.posted_at.date() == t.posted_at.date() for s, t in pairs)
