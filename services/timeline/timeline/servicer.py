@@ -3,7 +3,7 @@ call's metadata (feeds_runtime.context), never from a message."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -24,10 +24,14 @@ _VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
 _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
 def _timestamp(value: datetime) -> Timestamp:
-    stamp = Timestamp()
-    stamp.FromDatetime(value)
-    return stamp
+    # Integer arithmetic: a page builds a hundred of these and Timestamp.FromDatetime is the slow path.
+    micros = (value - _EPOCH) // _MICROSECOND
+    return Timestamp(seconds=micros // 1_000_000, nanos=micros % 1_000_000 * 1000)
 
 
 def _stats(stats: Stats) -> pb.PostStats:
