@@ -192,11 +192,12 @@ def test_no_configured_source_is_503_at_scan_time_and_writes_nothing(processes, 
 
 
 def test_a_run_whose_job_cannot_be_scheduled_becomes_failed(processes, scout_stack, threads_api: ThreadsApi,
-                                                            redis_namespace: str) -> None:
-    # Given a deployment whose jobs go to a queue namespace no worker listens on, and whose outbox
-    # gives up after one delivery
-    env = {**scout_env(threads_api), "REDIS_NAMESPACE": f"{redis_namespace}-nowhere",
+                                                            redis_namespace: str, fresh_database_url: str) -> None:
+    # Given a deployment of its own (no other relay shares its outbox) whose jobs go to a queue
+    # namespace no worker listens on, and whose outbox gives up after one delivery
+    env = {**scout_env(threads_api), "DATABASE_URL": fresh_database_url, "REDIS_NAMESPACE": f"{redis_namespace}-nowhere",
            "SCOUT_OUTBOX_MAX_ATTEMPTS": "1", "SCOUT_OUTBOX_REDELIVER_SECONDS": "1"}
+    processes.run("scout-migrate-x", python_module("scout", "migrate"), env)
     member = Member(_small_stack(processes, scout_stack, env, relay=True))
     created = member.scan(intent="鬼滅之刃", terms=["鬼滅之刃"], target_count=3)
     # When the delivery is never acknowledged
