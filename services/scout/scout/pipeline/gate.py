@@ -19,6 +19,7 @@ NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _TAG_OR_MENTION = re.compile(r"[#＃][^\s#＃]+|@[\w.]+")
+_SCRIPT_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[a-z0-9])")
 _CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
 # A post needs this many letters or characters of its own besides tags, mentions and links.
 MIN_CONTENT_CHARS = 6
@@ -28,11 +29,28 @@ MIN_CONTENT_CHARS = 6
 _AD_CALLS = [text.fold(w) for w in (
     "加賴", "加line", "加LINE", "私訊下單", "私訊我", "私訊詢問", "點擊連結", "點我", "連結在首頁", "連結在簡介",
     "link in bio", "立即搶購", "立即購買", "馬上下單", "下單連結", "官方line", "聯繫客服", "填表", "報名連結",
-    "歡迎洽詢", "歡迎私訊", "代購", "團購連結", "免費領取", "加入群組")]
+    "歡迎洽詢", "歡迎私訊", "代購", "團購連結", "免費領取", "加入群組", "私訊", "洽詢", "點連結", "聊聊下單", "喊單", "面交")]
 _AD_SIGNALS = [text.fold(w) for w in (
     "限時優惠", "限時特價", "折扣碼", "優惠碼", "現折", "買一送一", "免運", "特價", "名額有限", "最後一天", "賺錢", "被動收入",
     "日薪", "穩賺", "保證獲利", "投資群", "飆股", "娛樂城", "博弈", "代操", "貸款", "快速借款", "減肥", "瘦身", "團購",
-    "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起")]
+    "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起", "全新", "二手", "九成新", "轉讓", "加盟", "月入", "出清")]
+# Shapes of a classified ad rather than words: a LINE id or a pointer to a link, an asking price
+# ($1290, 800元), a discount (8 折), an offer at a price (售 $800).
+_AD_CALL_SHAPES = r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|https?://)|售\s*[$\d]"
+_AD_SIGNAL_SHAPES = r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折"
+
+
+_AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
+_AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
+
+
+def _ad_calls(folded: str) -> int:
+    """Calls to buy or get in touch; one inside another (私訊 in 私訊我) counts once."""
+    found = [w for w in _AD_CALLS if w in folded]
+    words = sum(1 for w in found if not any(w != other and w in other for other in found))
+    return words + len(_AD_CALL_PATTERN.findall(folded))
+
+
 # What a search engine shows for a page that is not a post: login walls, profile and tag pages.
 _NAVIGATION = [text.fold(w) for w in (
     "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
@@ -59,8 +77,8 @@ def noise_reason(body: str) -> str | None:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")):
         return NOISE_NAVIGATION
-    calls = sum(1 for w in _AD_CALLS if w in folded)
-    signals = sum(1 for w in _AD_SIGNALS if w in folded)
+    calls = _ad_calls(folded)
+    signals = sum(1 for w in _AD_SIGNALS if w in folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
     if calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3:
         return NOISE_AD
     return None
@@ -76,7 +94,9 @@ class Gate:
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
-        parts = [re.escape(p) for p in expression.split(" ")]
+        # Spaces inside an expression, and where Latin letters or digits meet Chinese (50 嵐 for
+        # 50嵐, iPhone 手機), are optional in the post.
+        parts = [re.escape(p) for p in _SCRIPT_BOUNDARY.sub(" ", expression).split(" ") if p]
         body = r"\s*".join(parts)
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (
@@ -135,7 +155,9 @@ class Gate:
             mentions += sum(len(p) for p in positions.values())
             first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
             label = self.signature.label(group.expression)
-            aliases = [self.signature.label(e) for e in hit if e != group.expression]
+            # An alias that only spells the hit expression out further (iphone 17 beside iphone) adds nothing.
+            aliases = [self.signature.label(e) for e in hit if e != group.expression
+                       and not (positions[group.expression] and group.expression in e)]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         groups = len(self.signature.groups)

@@ -18,6 +18,7 @@ Built from the original intent and the approved search terms only:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from scout.pipeline import text
@@ -177,6 +178,11 @@ def _can_alias(word: str) -> bool:
     return len(word) >= 2 and (not text.has_cjk(word) or text.dictionary_frequency(word) < ALIAS_MAX_FREQUENCY)
 
 
+def _is_common(group: ConceptGroup) -> bool:
+    """A very common word (國際、產業): beside other groups it only adds to the score."""
+    return text.has_cjk(group.expression) and text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY
+
+
 def _shared_chars(a: str, b: str) -> int:
     return len(set(a) & set(b))
 
@@ -211,6 +217,20 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
                 index = len(groups) - 1
             if start >= 0:
                 spans.append((piece, start, start + len(unit), index))
+        # Latin words cut into several groups are often written joined (AppleWatch): the whole
+        # run, matched with or without its spaces, stands for each of them.
+        if " " in piece and not text.has_cjk(piece):
+            for _piece, _start, _end, index in (s for s in spans if s[0] == piece):
+                if groups[index].expression != piece:
+                    _add_alias(groups[index], piece)
+
+    # Groups the approved terms show to be interchangeable are merged into one (see _merge_pairs).
+    owner = list(range(len(groups)))
+
+    def find(index: int) -> int:
+        while owner[index] != index:
+            index = owner[index]
+        return index
 
     def touched(term_piece: str) -> set[int]:
         found = {i for i, g in enumerate(groups) if g.expression in term_piece}
@@ -218,12 +238,25 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
             at = piece.find(term_piece)
             if at >= 0 and at < end and at + len(term_piece) > start:
                 found.add(index)
-        return found
+        return {find(i) for i in found}
 
-    coverage = [0] * len(groups)
+    def named_by_terms() -> list[set[int]]:
+        """The groups named by each approved term made only of intent groups."""
+        named = [[touched(p) for p in pieces] for pieces in term_piece_lists]
+        return [set().union(*hits) for hits in named if hits and all(hits)]
+
+    for keep, merge in _merge_pairs(groups, named_by_terms):
+        owner[merge] = keep
+        groups[keep].aliases.extend(e for e in groups[merge].expressions if e not in groups[keep].aliases)
+
+    live = [i for i in range(len(groups)) if find(i) == i]
+    coverage = dict.fromkeys(live, 0)
+    term_covered: list[set[int]] = []
+    term_unmatched: list[list[str]] = []
     for pieces in term_piece_lists:
         covered: set[int] = set()
         unmatched: list[str] = []
+        leftovers: list[str] = []
         for piece in pieces:
             hit = touched(piece)
             for index in hit:
@@ -233,7 +266,13 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
             covered |= hit
             if not hit:
                 unmatched.append(piece)
-        missing = [i for i in range(len(groups)) if i not in covered]
+            elif piece not in intent_pieces:
+                rest = piece
+                for index in hit:
+                    for expression in groups[index].expressions:
+                        rest = rest.replace(expression, " ")
+                leftovers.extend(w for w in rest.split() if len(w) >= 2 and text.has_cjk(w))
+        missing = [i for i in live if i not in covered and not (len(live) > 1 and _is_common(groups[i]))]
         # The term's other words stand for the groups it leaves out: all of them for a single
         # missing group, otherwise each word for the missing group it shares characters with.
         for piece in unmatched:
@@ -247,19 +286,86 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
             if _can_alias(piece):
                 _add_alias(groups[target], piece)
                 covered.add(target)
+        # What a term adds to a group it names is another spelling of a group it leaves out when
+        # most of its characters come from it: 雞肉飯 in 嘉義雞肉飯 for 火雞肉飯.
+        for word in leftovers:
+            ranked = sorted(((_shared_chars(word, groups[i].expression), i) for i in missing), reverse=True)
+            if ranked and ranked[0][0] * 2 >= len(word) and (len(ranked) == 1 or ranked[1][0] < ranked[0][0]) \
+                    and _can_alias(word):
+                _add_alias(groups[ranked[0][1]], word)
+                covered.add(ranked[0][1])
+        term_covered.append(covered)
+        term_unmatched.append(unmatched)
+
+    # A term naming nothing in the intent, written in the other script than the intent piece the
+    # other terms search most, is that piece's name in translation (Elephant Gym for 大象體操,
+    # 蘋果手錶 for Apple Watch): it stands for every group of the piece.
+    piece_groups: dict[str, set[int]] = {}
+    for piece, _start, _end, index in spans:
+        piece_groups.setdefault(piece, set()).add(find(index))
+    for covered, unmatched in zip(term_covered, term_unmatched, strict=True):
+        if covered or not unmatched:
+            continue
+        searched = sorted(((sum(1 for c in term_covered if c & members), piece)
+                           for piece, members in piece_groups.items()), reverse=True)
+        if not searched or searched[0][0] == 0 or (len(searched) > 1 and searched[1][0] == searched[0][0]):
+            continue
+        piece = searched[0][1]
+        if any(text.has_cjk(word) == text.has_cjk(piece) or not _can_alias(word) for word in unmatched):
+            continue
+        for word in unmatched:
+            for index in piece_groups[piece]:
+                _add_alias(groups[index], word)
+        covered |= piece_groups[piece]
+
+    for covered in term_covered:
         for index in covered:
             coverage[index] += 1
+    groups = [groups[i] for i in live]
+    coverage_list = [coverage[i] for i in live]
 
     # A concept every approved term keeps is required; one the member searched without is
     # not. When no concept is in every term, those kept most often are required.
-    most = max(coverage) if coverage else 0
+    most = max(coverage_list) if coverage_list else 0
     needed = len(term_piece_lists) if most == len(term_piece_lists) else most
     for index, group in enumerate(groups):
-        group.required = coverage[index] >= needed if most else True
-        if len(groups) > 1 and text.has_cjk(group.expression) and \
-                text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY:
+        group.required = coverage_list[index] >= needed if most else True
+        if len(groups) > 1 and _is_common(group):
             group.required = False
     if not any(g.required for g in groups):
         for index, group in enumerate(groups):
-            group.required = coverage[index] == most
+            group.required = coverage_list[index] == most
     return TopicSignature(groups=tuple(groups), phrases=tuple(intent_pieces), written=(intent, *terms))
+
+
+def _merge_pairs(groups: list[ConceptGroup], named_by_terms: Callable[[], list[set[int]]]) -> Iterator[tuple[int, int]]:
+    """Intent groups the member treats as one concept, as (kept, merged) pairs; the caller merges
+    each pair before the next is looked for.
+
+    Two approved terms made of intent groups only and the same but for one group each (半導體 徵才
+    / 半導體 職缺, 日文翻譯 兼職 / 日文翻譯 接案) show those two groups are interchangeable, as long
+    as no term asks for both. A term with a word of its own (京都 自由行 楓葉) says nothing here:
+    that word may stand for the group it seems to leave out. With nothing else in common the two terms are interchangeable only when they
+    name one thing in two scripts (LANEIGE / 蘭芝); two bare concepts in one script (外包 /
+    後端工程師) may still both be wanted.
+    """
+    while True:
+        named = named_by_terms()
+        found = None
+        for a in named:
+            for b in named:
+                only_a, only_b = a - b, b - a
+                if len(only_a) != 1 or len(only_b) != 1:
+                    continue
+                x, y = next(iter(only_a)), next(iter(only_b))
+                if any(x in n and y in n for n in named):
+                    continue
+                scripts_differ = text.has_cjk(groups[x].expression) != text.has_cjk(groups[y].expression)
+                if a & b or scripts_differ:
+                    found = (min(x, y), max(x, y))
+                    break
+            if found:
+                break
+        if not found:
+            return
+        yield found
