@@ -138,3 +138,12 @@ def test_bad_setting_stops_with_one_clear_line(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("configuration error:")
     assert "DATABASE_URL" in lines[0] and "TIMELINE_GRPC_PORT" in lines[0] and "Traceback" not in result.stderr
+
+
+def test_reflection_lists_the_services(probe):
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+    _, address = probe
+    with grpc.insecure_channel(address) as channel:
+        services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
+    assert {SERVICE, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
