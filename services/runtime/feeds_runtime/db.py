@@ -1,6 +1,11 @@
 """SQLAlchemy 2 engine and sessions over psycopg 3.
 
-Services never commit: the RPC or actor boundary opens `transaction()` and owns the commit.
+Services never commit: the RPC or actor boundary opens `transaction()` and owns the commit, or
+`read()` for a read that is one statement.
+
+No pre-ping on checkout: it costs a round trip on every call. When PostgreSQL restarts, the first
+statement on a dead pooled connection fails; SQLAlchemy recognises the disconnect and invalidates the
+whole pool, so the call after it (and the readiness check) opens fresh connections.
 """
 
 from __future__ import annotations
@@ -8,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Engine, MetaData, create_engine, text
+from sqlalchemy import Connection, Engine, MetaData, create_engine, text
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 NAMING_CONVENTION = {
@@ -37,7 +42,6 @@ def make_engine(database_url: str, *, pool_size: int = 10, application_name: str
         database_url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
         connect_args={"application_name": application_name, "connect_timeout": 5},
     )
 
@@ -46,12 +50,20 @@ class Database:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """One unit of work: commit on success, roll back on any exception."""
         with self._sessions.begin() as session:
             yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection in autocommit mode for a read that is a single statement (atomic by itself):
+        no BEGIN and COMMIT round trips and no ORM session around it. Same `execute` as a session."""
+        with self._autocommit.connect() as connection:
+            yield connection
 
     def ping(self) -> None:
         with self.engine.connect() as connection:
