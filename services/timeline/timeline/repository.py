@@ -1,5 +1,5 @@
 """Every query of the timeline schema. Each one is scoped by tenant; the caller's session owns the
-transaction.
+transaction (reads of one statement may run on an autocommit connection, which has the same `execute`).
 
 Locks, so that a projection job never commits an entry that a concurrent change has already
 cleaned up: fan-out chunks and pair syncs hold the post row `FOR SHARE` and a shared advisory lock on
@@ -118,6 +118,22 @@ class PostRepository:
             {"tenant": tenant_id, "post": post_id},
         ).one_or_none()
         return _post(row) if row else None
+
+    def get_for_viewer(self, tenant_id: uuid.UUID, post_id: uuid.UUID,
+                       viewer_id: uuid.UUID | None) -> tuple[Post, bool] | None:
+        """The post and whether a block stands between the viewer and its author, in one statement."""
+        blocked = _blocked("CAST(:viewer AS uuid)", "p.author_id") if viewer_id is not None else "false"
+        row = self.session.execute(
+            text(
+                f"""
+                SELECT {_POST_COLUMNS}, {blocked} AS blocked FROM timeline.posts p
+                LEFT JOIN timeline.post_stats s ON s.tenant_id = p.tenant_id AND s.post_id = p.id
+                WHERE p.tenant_id = :tenant AND p.id = :post
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id, **({"viewer": viewer_id} if viewer_id is not None else {})},
+        ).one_or_none()
+        return (_post(row), row.blocked) if row else None
 
     def soft_delete(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
         self.session.execute(

@@ -1,4 +1,5 @@
-"""The rules of the timeline context for one RPC. Takes the caller's session; never commits."""
+"""The rules of the timeline context for one RPC. Takes the caller's session (or, for a read of one
+statement, an autocommit connection); never commits."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import hashlib
 import json
 import uuid
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
@@ -34,7 +36,7 @@ def parse_id(value: str, what: str) -> uuid.UUID:
 
 
 class TimelineService:
-    def __init__(self, session: Session, settings: TimelineSettings) -> None:
+    def __init__(self, session: Session | Connection, settings: TimelineSettings) -> None:
         self.session = session
         self.settings = settings
         self.posts = PostRepository(session)
@@ -80,13 +82,12 @@ class TimelineService:
     def get_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID, viewer_id: uuid.UUID | None) -> Post:
         """A host call without a viewer sees any live post of its tenant (moderation included); a viewer
         sees only what their timeline could show them."""
-        post = self.posts.get(tenant_id, post_id)
-        if post is None or post.deleted_at is not None:
+        found = self.posts.get_for_viewer(tenant_id, post_id, viewer_id)
+        if found is None or found[0].deleted_at is not None:
             raise NotFound("not_found", "post not found")
+        post, blocked = found
         if viewer_id is not None and viewer_id != post.author_id and (
-            post.visibility is not Visibility.PUBLIC
-            or post.moderation_state is not Moderation.VISIBLE
-            or self.graph.blocked_between(tenant_id, viewer_id, post.author_id)
+            post.visibility is not Visibility.PUBLIC or post.moderation_state is not Moderation.VISIBLE or blocked
         ):
             raise NotFound("not_found", "post not found")
         return post

@@ -1,5 +1,6 @@
-"""gRPC servicers: protobuf <-> domain only. Each RPC is one transaction; identity comes from the
-call's metadata (feeds_runtime.context), never from a message."""
+"""gRPC servicers: protobuf <-> domain only. Each RPC is one transaction, or one autocommit statement
+for a read that is a single query (`Database.read()`); identity comes from the call's metadata
+(feeds_runtime.context), never from a message."""
 
 from __future__ import annotations
 
@@ -71,8 +72,8 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
     def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:
         tenant, viewer = require_tenant(), optional_actor()
         post_id = parse_id(request.post_id, "post_id")
-        with self._database.transaction() as session:
-            post = self._service(session).get_post(tenant, post_id, viewer)
+        with self._database.read() as connection:
+            post = self._service(connection).get_post(tenant, post_id, viewer)
         return pb.GetPostResponse(post=post_message(post))
 
     def DeletePost(self, request: pb.DeletePostRequest, context) -> pb.DeletePostResponse:
@@ -123,8 +124,8 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
     def GetHomeTimeline(self, request: pb.GetHomeTimelineRequest, context) -> pb.GetHomeTimelineResponse:
         tenant, viewer = require_tenant(), require_actor()
         limit = request.limit if request.HasField("limit") else None
-        with self._database.transaction() as session:
-            page = self._service(session).home(tenant, viewer, limit, request.cursor)
+        with self._database.read() as connection:
+            page = self._service(connection).home(tenant, viewer, limit, request.cursor)
         return pb.GetHomeTimelineResponse(items=[item_message(item) for item in page.items],
                                           next_cursor=page.next_cursor or "")
 
