@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import exists, func, select, tuple_, update
+from sqlalchemy import Connection, exists, func, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -67,16 +67,15 @@ def soft_delete(session: Session, subscription_id: uuid.UUID, subscriber: uuid.U
     )
 
 
-def list_active(session: Session, subscriber: uuid.UUID, after: Position | None, limit: int) -> list[AuthorSubscription]:
-    query = select(AuthorSubscription).where(
-        AuthorSubscription.subscriber_user_id == subscriber, AuthorSubscription.deleted_at.is_(None)
-    )
+def list_active(
+    session: Session | Connection, subscriber: uuid.UUID, after: Position | None, limit: int
+) -> list[AuthorSubscription]:
+    """Detached rows, read by a Core statement so that an autocommit connection serves as well as a session."""
+    query = select(_table).where(_table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None))
     if after is not None:
-        query = query.where(
-            tuple_(AuthorSubscription.created_at, AuthorSubscription.id) < tuple_(after.at, after.id)
-        )
-    query = query.order_by(AuthorSubscription.created_at.desc(), AuthorSubscription.id.desc()).limit(limit)
-    return list(session.scalars(query))
+        query = query.where(tuple_(_table.c.created_at, _table.c.id) < tuple_(after.at, after.id))
+    query = query.order_by(_table.c.created_at.desc(), _table.c.id.desc()).limit(limit)
+    return [AuthorSubscription(**row) for row in session.execute(query).mappings()]
 
 
 def has_active(session: Session, subscriber: uuid.UUID) -> bool:

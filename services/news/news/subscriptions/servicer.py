@@ -36,7 +36,7 @@ class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
     def ListSubscriptions(self, request: pb.ListSubscriptionsRequest, context) -> pb.ListSubscriptionsResponse:
         subscriber = require_actor()
         limit = request.limit if request.HasField("limit") else None
-        with self._database.transaction() as session:
+        with self._database.read() as session:  # one statement
             page = self._service.list_active(session, subscriber, request.cursor, limit)
         return pb.ListSubscriptionsResponse(
             items=[
