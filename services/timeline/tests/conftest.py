@@ -79,8 +79,7 @@ class Timeline:
         """The body of the actor of that name, in its own transaction (as timeline.tasks runs it)."""
         ids = [uuid.UUID(a) if isinstance(a, str) and len(a) == 36 else a for a in args]
         if actor_name == jobs.FANOUT_CHUNK:
-            tenant, post, generation, after = ids
-            self.projection(lambda p: p.fanout_chunk(tenant, post, int(generation), after))
+            self.projection(lambda p: p.fanout_chunk(*ids))
         elif actor_name == jobs.CLEANUP_POST:
             self.projection(lambda p: p.cleanup_post(*ids))
         elif actor_name == jobs.SYNC_PAIR:

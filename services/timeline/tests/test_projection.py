@@ -61,8 +61,46 @@ def test_fanout_spans_chunks_and_skips_ended_follows_and_blocks(timeline):
     with timeline.database.transaction() as session:
         progress = session.execute(text("SELECT chunks_done, entries_written, completed_at, skipped_reason "
                                         "FROM timeline.fanout_progress WHERE post_id = :p"), {"p": post.id}).one()
-    assert progress.chunks_done == 4 and progress.entries_written == len(viewers)
+    # 3 × chunk size effective follows (one ended): three keyset ranges
+    assert progress.chunks_done == 3 and progress.entries_written == len(viewers)
     assert progress.completed_at is not None and progress.skipped_reason is None
+
+
+def test_planned_chunks_run_in_any_order_and_each_counts_once(timeline):
+    author = uuid.uuid4()
+    followers = users(3 * TEST_CHUNK_SIZE + 2)
+    follow_all(timeline, followers, author)
+    post = timeline.publish(author)
+    [first] = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]
+    # When the first job plans the run (and writes the first range itself)
+    timeline.run_job(first.actor_name, first.args)
+    chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
+    # Then one job per other range is queued at once, so several workers can share the post
+    assert sorted(job.args[3] for job in chunks) == [1, 2, 3]
+    # and the ranges, run last first, one of them twice and concurrently, cover every follower once
+    threads = [threading.Thread(target=timeline.run_job, args=(chunks[0].actor_name, chunks[0].args))
+               for _ in range(2)]
+    for job in reversed(chunks[1:]):
+        timeline.run_job(job.actor_name, job.args)
+    assert progress_of(timeline, post.id).completed_at is None
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    rows = [row for row in timeline.entries() if row.kind == "following"]
+    assert sorted(row.viewer_id for row in rows) == sorted(followers)
+    progress = progress_of(timeline, post.id)
+    assert progress.chunks_done == 4 and progress.entries_written == len(followers)
+    assert progress.completed_at is not None
+    # A chunk run again after the end changes nothing
+    timeline.run_job(chunks[1].actor_name, chunks[1].args)
+    assert progress_of(timeline, post.id) == progress
+
+
+def progress_of(timeline, post_id):
+    with timeline.database.transaction() as session:
+        return session.execute(text("SELECT chunks_done, entries_written, completed_at FROM timeline.fanout_progress "
+                                    "WHERE post_id = :p"), {"p": post_id}).one()
 
 
 def test_duplicate_and_concurrent_fanout_runs_keep_one_entry_per_viewer_and_post(timeline):
@@ -79,8 +117,8 @@ def test_duplicate_and_concurrent_fanout_runs_keep_one_entry_per_viewer_and_post
         thread.start()
     for thread in threads:
         thread.join()
-    # Then exactly one follow-up chunk was queued (the chain did not fork)
-    follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and job.args[3]]
+    # Then the run was planned once: one job for the second range (nothing forked)
+    follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
     assert len(follow_ups) == 1
     timeline.drain()
     # and each follower holds exactly one entry for the post

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
-from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from feeds_runtime.db import declarative_base
@@ -112,7 +112,7 @@ class TimelineEntry(Base):
 
 
 class FanoutProgress(Base):
-    """Per-post fan-out run: the keyset position of the next chunk and the lag once done.
+    """Per-post fan-out run: the chunks still pending and the lag once done.
     `generation` grows when a post becomes visible again and is fanned out anew."""
 
     __tablename__ = "fanout_progress"
@@ -120,8 +120,8 @@ class FanoutProgress(Base):
     post_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
     tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
     generation: Mapped[int] = mapped_column(Integer, server_default="1")
-    # Last follower id written by the previous chunk; null before the first chunk.
-    after_follower_id: Mapped[uuid.UUID | None] = mapped_column(UUID)
+    # Numbers of the chunks not yet written; null until the first job has planned the run.
+    chunks_pending: Mapped[list[int] | None] = mapped_column(ARRAY(Integer))
     chunks_done: Mapped[int] = mapped_column(Integer, server_default="0")
     entries_written: Mapped[int] = mapped_column(BigInteger, server_default="0")
     published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,6 +1,6 @@
 """The rules of the viewer projections, run by the actors: fan-out chunks, clean-up, pair syncs,
-rebuild and audit. Each takes the caller's session; a follow-up job is written to the outbox in the
-same transaction as the chunk it continues."""
+rebuild and audit. Each takes the caller's session; follow-up jobs are written to the outbox in the
+same transaction as the job that queues them."""
 
 from __future__ import annotations
 
@@ -24,27 +24,33 @@ class Projection:
         self.graph = GraphRepository(session)
         self.entries = EntryRepository(session)
 
-    def fanout_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, after: uuid.UUID | None) -> None:
-        """Materialize the post for the next chunk of followers, reading the post as it is now. A
-        chunk that runs twice, late or concurrently writes the same rows and queues no second
-        follow-up, because only the run that moves the progress row on continues the chain."""
+    def fanout_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int | None = None,
+                     after: uuid.UUID | None = None, upto: uuid.UUID | None = None) -> None:
+        """One chunk of the post's fan-out, reading the post as it is now. The first job (chunk None)
+        plans the run: it cuts the followers into keyset ranges, writes the first range itself and
+        queues one job per other range, so several workers share one post. A job that runs twice,
+        late or concurrently writes the same rows; the plan is made once per generation and each
+        chunk is counted once, so nothing forks and the progress stays exact."""
         post = self.posts.get(tenant_id, post_id, lock="FOR SHARE")
         if post is None:
             return
         reason = post.skip_reason()
         if reason is not None:
-            self.entries.advance_fanout(tenant_id, post_id, generation, after, after, 0, done=True,
-                                        skipped_reason=reason)
+            self.entries.skip_fanout(tenant_id, post_id, generation, reason)
             return
         self.graph.lock_graph(tenant_id, post.author_id, shared=True)
-        size = self.settings.fanout_chunk_size
-        chunk = self.entries.fanout_chunk(tenant_id, post, after, size)
-        done = chunk.scanned < size
-        moved = self.entries.advance_fanout(tenant_id, post_id, generation, after, chunk.last_follower_id or after,
-                                            chunk.written, done=done)
-        if moved and not done:
-            outbox.add(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK,
-                       str(tenant_id), str(post_id), generation, str(chunk.last_follower_id))
+        if chunk is None:
+            bounds = self.entries.chunk_bounds(tenant_id, post.author_id, self.settings.fanout_chunk_size)
+            if not self.entries.plan_fanout(tenant_id, post_id, generation, len(bounds) + 1):
+                return
+            ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
+            outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
+                [str(tenant_id), str(post_id), generation, number, str(low), str(high) if high else None]
+                for number, (low, high) in enumerate(ranges) if number > 0
+            ])
+            chunk, (after, upto) = 0, ranges[0]
+        written = self.entries.fanout_range(tenant_id, post, after, upto)
+        self.entries.finish_chunk(tenant_id, post_id, generation, chunk, written)
 
     def cleanup_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
         """Remove followers' entries of a post that no longer fans out, a bounded batch per job."""

@@ -13,7 +13,6 @@ tuples.)
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import text
@@ -35,20 +34,6 @@ def _blocked(viewer: str, author: str) -> str:
     return f"""EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = :tenant
                AND ((b.blocker_id = {viewer} AND b.blocked_id = {author})
                  OR (b.blocker_id = {author} AND b.blocked_id = {viewer})))"""
-
-
-@dataclass(frozen=True)
-class ChunkResult:
-    scanned: int
-    written: int
-    last_follower_id: uuid.UUID | None
-
-
-@dataclass(frozen=True)
-class FanoutRun:
-    generation: int
-    after_follower_id: uuid.UUID | None
-    completed: bool
 
 
 def _post(row) -> Post:
@@ -286,7 +271,7 @@ class EntryRepository:
                 """
                 INSERT INTO timeline.fanout_progress (post_id, tenant_id, published_at) VALUES (:post, :tenant, :published)
                 ON CONFLICT (post_id) DO UPDATE SET generation = fanout_progress.generation + 1,
-                    after_follower_id = NULL, chunks_done = 0, entries_written = 0, completed_at = NULL,
+                    chunks_pending = NULL, chunks_done = 0, entries_written = 0, completed_at = NULL,
                     skipped_reason = NULL
                 WHERE fanout_progress.tenant_id = EXCLUDED.tenant_id
                 RETURNING generation
@@ -295,55 +280,85 @@ class EntryRepository:
             {"post": post_id, "tenant": tenant_id, "published": published_at},
         ).scalar_one()
 
-    def fanout_chunk(self, tenant_id: uuid.UUID, post: Post, after: uuid.UUID | None, size: int) -> ChunkResult:
-        """Materialize the post for the next `size` effective followers after `after` (keyset on
-        follower id), skipping blocked pairs, in one set-based upsert."""
-        keyset = "AND f.follower_id > :after" if after else ""
-        row = self.session.execute(
+    def chunk_bounds(self, tenant_id: uuid.UUID, author_id: uuid.UUID, size: int) -> list[uuid.UUID]:
+        """Follower ids that cut the author's effective followers into runs of `size` (keyset order):
+        chunk i covers (bounds[i-1], bounds[i]], the last one everything above the last bound."""
+        return list(self.session.execute(
             text(
-                f"""
-                WITH chunk AS (
-                    SELECT f.follower_id FROM timeline.follows f
-                    WHERE f.tenant_id = :tenant AND f.followee_id = :author AND f.ended_at IS NULL {keyset}
-                    ORDER BY f.follower_id LIMIT :size
-                ), written AS (
-                    INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
-                    SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='c.follower_id', post='CAST(:post AS uuid)')},
-                           :tenant, c.follower_id, :post, :author, 'following', :ranked_at
-                    FROM chunk c
-                    WHERE NOT {_blocked('c.follower_id', ':author')}
-                    ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
-                    WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
-                    RETURNING 1
-                )
-                SELECT (SELECT count(*) FROM chunk) AS scanned,
-                       (SELECT count(*) FROM written) AS written,
-                       (SELECT follower_id FROM chunk ORDER BY follower_id DESC LIMIT 1) AS last_follower_id
+                """
+                SELECT follower_id FROM (
+                    SELECT f.follower_id, row_number() OVER (ORDER BY f.follower_id) AS n, count(*) OVER () AS total
+                    FROM timeline.follows f
+                    WHERE f.tenant_id = :tenant AND f.followee_id = :author AND f.ended_at IS NULL
+                ) ranked WHERE n % :size = 0 AND n < total ORDER BY follower_id
                 """
             ),
-            {"tenant": tenant_id, "post": post.id, "author": post.author_id, "ranked_at": post.published_at,
-             "size": size, **({"after": after} if after else {})},
-        ).one()
-        return ChunkResult(row.scanned, row.written, row.last_follower_id)
+            {"tenant": tenant_id, "author": author_id, "size": size},
+        ).scalars())
 
-    def advance_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, after: uuid.UUID | None,
-                       next_after: uuid.UUID | None, written: int, *, done: bool,
-                       skipped_reason: str | None = None) -> bool:
-        """Move the run past this chunk, only if it still stands where the chunk started: a duplicate or
-        stale chunk job does its idempotent writes but never forks the chain of follow-up jobs."""
+    def plan_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunks: int) -> bool:
+        """Record the run's chunks as pending, once: False when this generation was planned already
+        (a duplicate or stale first job) or has ended."""
         return self.session.execute(
             text(
                 """
-                UPDATE timeline.fanout_progress SET after_follower_id = :next_after,
-                    chunks_done = chunks_done + 1, entries_written = entries_written + :written,
-                    completed_at = CASE WHEN :done THEN clock_timestamp() END, skipped_reason = :skipped
+                UPDATE timeline.fanout_progress SET chunks_pending = ARRAY(SELECT generate_series(0, CAST(:chunks AS integer) - 1))
                 WHERE tenant_id = :tenant AND post_id = :post AND generation = :generation
-                  AND completed_at IS NULL AND after_follower_id IS NOT DISTINCT FROM CAST(:after AS uuid)
+                  AND chunks_pending IS NULL AND completed_at IS NULL
                 """
             ),
-            {"tenant": tenant_id, "post": post_id, "generation": generation, "after": after,
-             "next_after": next_after, "written": written, "done": done, "skipped": skipped_reason},
+            {"tenant": tenant_id, "post": post_id, "generation": generation, "chunks": chunks},
         ).rowcount > 0
+
+    def fanout_range(self, tenant_id: uuid.UUID, post: Post, after: uuid.UUID | None, upto: uuid.UUID | None) -> int:
+        """Materialize the post for the author's effective followers in (after, upto], skipping
+        blocked pairs, in one set-based upsert; returns the entries written."""
+        bounds = ("AND f.follower_id > :after" if after else "") + (" AND f.follower_id <= :upto" if upto else "")
+        return self.session.execute(
+            text(
+                f"""
+                INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='f.follower_id', post='CAST(:post AS uuid)')},
+                       :tenant, f.follower_id, :post, :author, 'following', :ranked_at
+                FROM timeline.follows f
+                WHERE f.tenant_id = :tenant AND f.followee_id = :author AND f.ended_at IS NULL {bounds}
+                  AND NOT {_blocked('f.follower_id', ':author')}
+                ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
+                WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
+                """
+            ),
+            {"tenant": tenant_id, "post": post.id, "author": post.author_id, "ranked_at": post.published_at,
+             **({"after": after} if after else {}), **({"upto": upto} if upto else {})},
+        ).rowcount
+
+    def finish_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int, written: int) -> bool:
+        """Count the chunk once (a duplicate finds it no longer pending) and complete the run with its
+        last chunk. Kept as the chunk's last statement: it holds the progress row until commit."""
+        return self.session.execute(
+            text(
+                """
+                UPDATE timeline.fanout_progress SET chunks_pending = array_remove(chunks_pending, CAST(:chunk AS integer)),
+                    chunks_done = chunks_done + 1, entries_written = entries_written + :written,
+                    completed_at = CASE WHEN cardinality(array_remove(chunks_pending, CAST(:chunk AS integer))) = 0
+                                        THEN clock_timestamp() END
+                WHERE tenant_id = :tenant AND post_id = :post AND generation = :generation
+                  AND completed_at IS NULL AND CAST(:chunk AS integer) = ANY(chunks_pending)
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id, "generation": generation, "chunk": chunk, "written": written},
+        ).rowcount > 0
+
+    def skip_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, reason: str) -> None:
+        """End the run without materializing: the post no longer fans out."""
+        self.session.execute(
+            text(
+                """
+                UPDATE timeline.fanout_progress SET completed_at = clock_timestamp(), skipped_reason = :reason
+                WHERE tenant_id = :tenant AND post_id = :post AND generation = :generation AND completed_at IS NULL
+                """
+            ),
+            {"tenant": tenant_id, "post": post_id, "generation": generation, "reason": reason},
+        )
 
     def fanout_lag_seconds(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> float | None:
         """Publish to last chunk, once the run has completed."""

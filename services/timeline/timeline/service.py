@@ -74,7 +74,7 @@ class TimelineService:
         self.entries.insert_self(tenant_id, author_id, post_id, published_at)
         if visibility is Visibility.PUBLIC:
             generation = self.entries.start_fanout(tenant_id, post_id, published_at)
-            self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation, None)
+            self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
         self._job(jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, tenant_id, post_id, author_id, visibility.value,
                   published_at.isoformat())
         return self.posts.get(tenant_id, post_id), False
@@ -114,7 +114,7 @@ class TimelineService:
             if post.visibility is Visibility.PUBLIC:
                 # Entries were cleaned up while the post was not visible: fan it out anew.
                 generation = self.entries.start_fanout(tenant_id, post_id, post.published_at)
-                self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation, None)
+                self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
         elif post.moderation_state is Moderation.VISIBLE:
             self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
         return self.posts.get(tenant_id, post_id)

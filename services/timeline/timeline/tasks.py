@@ -19,15 +19,21 @@ RETRY = {"max_retries": 10, "min_backoff": 200, "max_backoff": 10_000, "time_lim
 EVENTS_STREAM_LENGTH = 100_000
 
 
+def _uuid(value: str | None) -> uuid.UUID | None:
+    return uuid.UUID(value) if value else None
+
+
 def _projection(session) -> Projection:
     return Projection(session, SERVICE.settings)
 
 
 @dramatiq.actor(queue_name=jobs.FANOUT_QUEUE, actor_name=jobs.FANOUT_CHUNK, **RETRY)
-def fanout_chunk(tenant_id: str, post_id: str, generation: int, after_follower_id: str | None) -> None:
+def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | None = None,
+                 after_follower_id: str | None = None, upto_follower_id: str | None = None) -> None:
     with SERVICE.database.transaction() as session:
         _projection(session).fanout_chunk(uuid.UUID(tenant_id), uuid.UUID(post_id), int(generation),
-                                          uuid.UUID(after_follower_id) if after_follower_id else None)
+                                          None if chunk is None else int(chunk), _uuid(after_follower_id),
+                                          _uuid(upto_follower_id))
 
 
 @dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.CLEANUP_POST, **RETRY)
