@@ -61,6 +61,17 @@ class MemberAuth:
         return jwt.encode(claims, self._settings.jwt_secret, algorithm="HS256")
 
 
+def member(request: Request) -> uuid.UUID:
+    """Route dependency for member-only endpoints. As a dependency it runs before FastAPI validates
+    the body and query, so a guest gets 401 whatever else is wrong with the request."""
+    return request.app.state.member_auth.member(request)  # type: ignore[no-any-return]
+
+
+def member_or_guest(request: Request) -> uuid.UUID | None:
+    """Route dependency for endpoints open to guests; a token, when sent, must still be valid."""
+    return request.app.state.member_auth.member(request, required=False)
+
+
 @dataclass(frozen=True)
 class HostCall:
     tenant_id: str
@@ -92,7 +103,7 @@ class HostSignature:
         timestamp = headers.get("x-activity-timestamp", "")
         signature = headers.get("x-activity-signature", "")
         viewer = headers.get("x-activity-viewer", "")
-        if key is None or not timestamp.isdigit() or abs(time.time() - int(timestamp)) > self._tolerance:
+        if key is None or not (timestamp.isascii() and timestamp.isdigit()) or abs(time.time() - int(timestamp)) > self._tolerance:
             raise refused
         raw_path = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1").split("?", 1)[0]
         raw_query = request.scope.get("query_string", b"").decode("latin-1")

@@ -92,6 +92,12 @@ def test_stale_and_future_timestamps(client):
     assert client.get(PATH, headers=headers(KEYS[0], "GET", "", timestamp=now - 250)).status_code == 200
 
 
+def test_non_ascii_digits_in_the_timestamp(client):
+    signed = headers(KEYS[0], "GET", "")
+    # Header bytes are read as Latin-1, where b"\xb2" is "²": a digit to str.isdigit, not to int().
+    assert_refused(client.get(PATH, headers={**signed, "X-Activity-Timestamp": b"\xb2"}))
+
+
 def test_wrong_tenant_key(client):
     # Signed with tenant B's secret while naming tenant A's key: refused, never served as either tenant.
     forged = headers(KEYS[0], "GET", "")

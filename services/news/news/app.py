@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from feeds.news.v1 import feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, subscriptions_pb2_grpc
+from feeds_runtime.errors import InvalidArgument
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
 from news.cursor import CursorCodec
 from news.feeds.service import FeedService
 from news.feeds.servicer import FeedServicer
+from news.inputs import VALIDATION_ERROR
 from news.models import outbox
 from news.posts.service import PostService
 from news.posts.servicer import PostServicer
@@ -50,4 +52,5 @@ SERVICE = ServiceDefinition(
     registrations=registrations,
     worker_module="news.worker",
     queues=QUEUES,
+    invalid_input=lambda message: InvalidArgument(VALIDATION_ERROR, message),
 )

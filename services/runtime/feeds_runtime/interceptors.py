@@ -13,8 +13,11 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
 from feeds_runtime import context
-from feeds_runtime.errors import ERROR_DOMAIN, DomainError
+from feeds_runtime.errors import ERROR_DOMAIN, DomainError, InvalidArgument
 
 log = logging.getLogger("feeds.rpc")
 
@@ -32,11 +35,41 @@ def error_status(error: DomainError) -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=error.code.value[0], message=error.message, details=[detail]))
 
 
+def nul_field(message: Message, prefix: str = "") -> str | None:
+    """The first string field (however nested) holding a NUL character: PostgreSQL text cannot
+    store one, so such input is refused up front as the caller's mistake, never a database error."""
+    for field, value in message.ListFields():
+        name = f"{prefix}{field.name}"
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            if field.message_type.GetOptions().map_entry:
+                for key, item in value.items():
+                    if isinstance(key, str) and "\x00" in key or isinstance(item, str) and "\x00" in item:
+                        return name
+                    if isinstance(item, Message) and (found := nul_field(item, f"{name}.")):
+                        return found
+                continue
+            for item in value if field.is_repeated else [value]:
+                if found := nul_field(item, f"{name}."):
+                    return found
+        elif field.type == FieldDescriptor.TYPE_STRING:
+            if any("\x00" in item for item in (value if field.is_repeated else [value])):
+                return name
+    return None
+
+
+def default_invalid_input(message: str) -> DomainError:
+    return InvalidArgument("invalid_request", message)
+
+
 def _internal_status() -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.INTERNAL, message="internal error"))
 
 
 class ServerInterceptor(grpc.ServerInterceptor):
+    def __init__(self, invalid_input: Callable[[str], DomainError] = default_invalid_input) -> None:
+        # Builds the context's own validation error (its reason code and envelope details).
+        self._invalid_input = invalid_input
+
     def intercept_service(self, continuation: Callable, handler_call_details: grpc.HandlerCallDetails) -> Any:
         handler = continuation(handler_call_details)
         if handler is None or handler.unary_unary is None:
@@ -52,6 +85,8 @@ class ServerInterceptor(grpc.ServerInterceptor):
             started = time.perf_counter()
             outcome = "OK"
             try:
+                if isinstance(request, Message) and (field := nul_field(request)):
+                    raise self._invalid_input(f"{field}: must not contain NUL characters")
                 return inner(request, rpc)
             except DomainError as error:
                 outcome = error.code.name

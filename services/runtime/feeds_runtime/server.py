@@ -18,7 +18,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from feeds_runtime.interceptors import ServerInterceptor
+from feeds_runtime.errors import DomainError
+from feeds_runtime.interceptors import ServerInterceptor, default_invalid_input
 from feeds_runtime.settings import ServiceSettings
 
 log = logging.getLogger("feeds.server")
@@ -43,6 +44,7 @@ class ServiceServer:
         registrations: Iterable[Registration],
         ready: Callable[[], bool],
         readiness_poll_seconds: float = 0.5,
+        invalid_input: Callable[[str], DomainError] = default_invalid_input,
     ) -> None:
         self._settings = settings
         self._registrations = list(registrations)
@@ -52,7 +54,7 @@ class ServiceServer:
         self._health = health.HealthServicer(experimental_non_blocking=True)
         self._server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.grpc_workers),
-            interceptors=[ServerInterceptor()],
+            interceptors=[ServerInterceptor(invalid_input)],
             options=[("grpc.so_reuseport", 0)],
         )
         for registration in self._registrations:

@@ -16,6 +16,8 @@ from sqlalchemy import Table
 
 from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
+from feeds_runtime.errors import DomainError
+from feeds_runtime.interceptors import default_invalid_input
 from feeds_runtime.logs import configure_logging
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import ServiceSettings, load_settings
@@ -34,6 +36,8 @@ class ServiceDefinition:
     # Module that calls `configure_worker()` and then imports the actors.
     worker_module: str
     queues: Sequence[str]
+    # The context's validation error for input the runtime refuses before any servicer runs.
+    invalid_input: Callable[[str], DomainError] = default_invalid_input
 
     @property
     def schema(self) -> str:
@@ -56,7 +60,8 @@ class ServiceDefinition:
         return migrations.is_current(self.database.engine, self.migrations_dir, self.schema)
 
     def build_server(self) -> ServiceServer:
-        return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated)
+        return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated,
+                             invalid_input=self.invalid_input)
 
     def configure_worker(self):
         """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from feeds.scout.v1 import scout_pb2_grpc
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.service import ServiceDefinition
+from scout import codes
 from scout.models import outbox
 from scout.settings import ScoutSettings
 
@@ -45,4 +46,5 @@ SERVICE = ScoutServiceDefinition(
     registrations=registrations,
     worker_module="scout.worker",
     queues=QUEUES,
+    invalid_input=codes.invalid_text,
 )

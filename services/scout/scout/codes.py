@@ -22,6 +22,10 @@ def invalid_filter(message: str) -> InvalidArgument:
     return InvalidArgument("invalid_filter", message, scout_code=400004)
 
 
+def invalid_text(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_text", message, scout_code=400005)
+
+
 def run_not_found() -> NotFound:
     return NotFound("run_not_found", "run not found", scout_code=404001)
 
