@@ -49,6 +49,8 @@ def test_reads_are_retried_and_writes_are_not(flaky_server):
         finally:
             await channel.close()
 
-    read, write_code = asyncio.run(scenario())
+    # A loop of its own in its own thread: a session-wide Playwright loop may be running in this one.
+    with futures.ThreadPoolExecutor(max_workers=1) as pool:
+        read, write_code = pool.submit(asyncio.run, scenario()).result()
     assert read == b"ListThings" and calls["ListThings"] == 2
     assert write_code == grpc.StatusCode.UNAVAILABLE and calls["CreateThing"] == 1
