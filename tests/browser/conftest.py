@@ -13,7 +13,9 @@ from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIME_ZONE, Member, pl
 from tests.browser.seeding import ScoutSeed
 
 
-@pytest.fixture(scope="session")
+# Package scope: the stack stops when this folder's tests end, so its workers and relays never
+# take jobs of the suites that run after it on the same database.
+@pytest.fixture(scope="package")
 def platform(tmp_path_factory: pytest.TempPathFactory, platform_env: dict[str, str]) -> Iterator[Platform]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("browser-platform") / "logs", env=platform_env)
     platform = platform_for_pages(group)

@@ -10,7 +10,8 @@ from feeds_runtime.processes import ProcessGroup
 from tests.news.stack import NewsStack, start
 
 
-@pytest.fixture(scope="session")
+# Package scope: the stack stops when this folder's tests end (see tests/browser/conftest.py).
+@pytest.fixture(scope="package")
 def news(platform_env, database_url, tmp_path_factory) -> Iterator[NewsStack]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("news-logs"), env=platform_env)
     try:

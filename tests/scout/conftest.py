@@ -50,7 +50,8 @@ def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="session")
+# Package scope: the stack stops when this folder's tests end (see tests/browser/conftest.py).
+@pytest.fixture(scope="package")
 def scout_stack(tmp_path_factory, platform_env: dict[str, str], threads_api: ThreadsApi) -> Iterator[Platform]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("scout-logs"), env=platform_env)
     ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
@@ -158,6 +159,6 @@ class Seed:
             return c.execute(text(sql), params).scalar_one()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed(engine, scout_stack) -> Seed:
     return Seed(engine)
