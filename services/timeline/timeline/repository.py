@@ -215,6 +215,29 @@ class GraphRepository:
         ).scalar_one()
 
 
+def _home_page_sql(boundary: str):
+    return text(
+        f"""
+        SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
+               s.like_count, s.reply_count, s.share_count
+        FROM timeline.timeline_entries e
+        JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+        LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
+        WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer {boundary}
+          AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
+          AND (p.visibility = 'public' OR p.author_id = :viewer)
+          AND NOT {_blocked(':viewer', 'p.author_id')}
+        ORDER BY e.ranked_at DESC, e.id DESC
+        LIMIT :limit
+        """
+    )
+
+
+# The home page statements, built once: the hottest read path parses no SQL per call.
+_HOME_FIRST = _home_page_sql("")
+_HOME_AFTER = _home_page_sql("AND (e.ranked_at, e.id) < (:at, :entry)")
+
+
 class EntryRepository:
     """Timeline entries: the viewer projections, fan-out progress, and their reads."""
 
@@ -236,30 +259,14 @@ class EntryRepository:
     def home_page(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, after: Position | None, limit: int) -> list[TimelineItem]:
         """One page in `ranked_at DESC, id DESC` order, strictly after the cursor position. Posts the
         viewer must not see are filtered here, whatever clean-up is still pending."""
-        boundary = "AND (e.ranked_at, e.id) < (:at, :entry)" if after else ""
-        rows = self.session.execute(
-            text(
-                f"""
-                SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
-                       s.like_count, s.reply_count, s.share_count
-                FROM timeline.timeline_entries e
-                JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
-                LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
-                WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer {boundary}
-                  AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
-                  AND (p.visibility = 'public' OR p.author_id = :viewer)
-                  AND NOT {_blocked(':viewer', 'p.author_id')}
-                ORDER BY e.ranked_at DESC, e.id DESC
-                LIMIT :limit
-                """
-            ),
-            {"tenant": tenant_id, "viewer": viewer_id, "limit": limit,
-             **({"at": after.ranked_at, "entry": after.entry_id} if after else {})},
-        ).all()
+        params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
+        if after:
+            params |= {"at": after.ranked_at, "entry": after.entry_id}
+        rows = self.session.execute(_HOME_AFTER if after else _HOME_FIRST, params)
         return [
-            TimelineItem(row.entry_id, row.post_id, row.author_id, row.body, row.published_at, row.ranked_at,
-                         Stats(row.like_count or 0, row.reply_count or 0, row.share_count or 0))
-            for row in rows
+            TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
+                         Stats(likes or 0, replies or 0, shares or 0))
+            for entry_id, post_id, ranked_at, author_id, body, published_at, likes, replies, shares in rows
         ]
 
     # Fan-out.
