@@ -72,11 +72,12 @@ def test_planned_chunks_run_in_any_order_and_each_counts_once(timeline):
     follow_all(timeline, followers, author)
     post = timeline.publish(author)
     [first] = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]
-    # When the first job plans the run (and writes the first range itself)
+    # When the first job plans the run
     timeline.run_job(first.actor_name, first.args)
     chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
-    # Then one job per other range is queued at once, so several workers can share the post
-    assert sorted(job.args[3] for job in chunks) == [1, 2, 3]
+    # Then one job per range is queued at once, so several workers can share the post
+    assert sorted(job.args[3] for job in chunks) == [0, 1, 2, 3]
+    assert [row.kind for row in timeline.entries()] == ["self"]
     # and the ranges, run last first, one of them twice and concurrently, cover every follower once
     threads = [threading.Thread(target=timeline.run_job, args=(chunks[0].actor_name, chunks[0].args))
                for _ in range(2)]
@@ -117,9 +118,9 @@ def test_duplicate_and_concurrent_fanout_runs_keep_one_entry_per_viewer_and_post
         thread.start()
     for thread in threads:
         thread.join()
-    # Then the run was planned once: one job for the second range (nothing forked)
+    # Then the run was planned once: one job per range (nothing forked)
     follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
-    assert len(follow_ups) == 1
+    assert sorted(job.args[3] for job in follow_ups) == [0, 1]
     timeline.drain()
     # and each follower holds exactly one entry for the post
     rows = [row for row in timeline.entries() if row.kind == "following"]

@@ -27,8 +27,8 @@ class Projection:
     def fanout_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int | None = None,
                      after: uuid.UUID | None = None, upto: uuid.UUID | None = None) -> None:
         """One chunk of the post's fan-out, reading the post as it is now. The first job (chunk None)
-        plans the run: it cuts the followers into keyset ranges, writes the first range itself and
-        queues one job per other range, so several workers share one post. A job that runs twice,
+        plans the run: it cuts the followers into keyset ranges and queues one job per range, so
+        several workers share one post (a single range it writes itself). A job that runs twice,
         late or concurrently writes the same rows; the plan is made once per generation and each
         chunk is counted once, so nothing forks and the progress stays exact."""
         post = self.posts.get(tenant_id, post_id, lock="FOR SHARE")
@@ -43,12 +43,15 @@ class Projection:
             bounds = self.entries.chunk_bounds(tenant_id, post.author_id, self.settings.fanout_chunk_size)
             if not self.entries.plan_fanout(tenant_id, post_id, generation, len(bounds) + 1):
                 return
-            ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
-            outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
-                [str(tenant_id), str(post_id), generation, number, str(low), str(high) if high else None]
-                for number, (low, high) in enumerate(ranges) if number > 0
-            ])
-            chunk, (after, upto) = 0, ranges[0]
+            if bounds:
+                ranges = zip([None, *bounds], [*bounds, None], strict=True)
+                outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
+                    [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
+                     str(high) if high else None]
+                    for number, (low, high) in enumerate(ranges)
+                ])
+                return
+            chunk = 0  # a single range: written by this job, with no hop through the queue
         written = self.entries.fanout_range(tenant_id, post, after, upto)
         self.entries.finish_chunk(tenant_id, post_id, generation, chunk, written)
 
