@@ -18,25 +18,32 @@ def written(seed: Seed, owner: uuid.UUID) -> int:
                               + (SELECT count(*) FROM scout.homework WHERE owner_id = :o)""", o=owner)
 
 
-def routes(run_id: str, post_id: str, job_id: str) -> list[tuple[str, str, dict]]:
-    return [
-        ("POST", "/api/v1/scout/scan", {"json": {"brief": GOOD_BRIEF}}),
-        ("GET", "/api/v1/scout/runs", {}),
-        ("GET", f"/api/v1/scout/runs/{run_id}", {}),
-        ("GET", f"/api/v1/scout/runs/{run_id}/posts", {}),
-        ("DELETE", f"/api/v1/scout/runs/{run_id}", {}),
-        ("GET", "/api/v1/scout/posts", {}),
-        ("DELETE", "/api/v1/scout/themes/theme", {}),
-        ("GET", "/api/v1/scout/homework", {}),
-        ("PUT", "/api/v1/scout/homework/theme", {"json": GOOD_BRIEF}),
-        ("DELETE", "/api/v1/scout/homework/theme", {}),
-        ("POST", f"/api/v1/scout/posts/{post_id}/draft", {"json": {"draft_text": "x"}}),
-        ("POST", f"/api/v1/scout/posts/{post_id}/skip", {}),
-        ("POST", f"/api/v1/scout/posts/{post_id}/publish", {}),
-        ("DELETE", f"/api/v1/scout/posts/{post_id}", {}),
-        ("GET", f"/api/v1/jobs/{job_id}", {}),
-        ("POST", f"/api/v1/jobs/{job_id}/cancel", {}),
-    ]
+# Every route as (method, path template, request options); ids are filled in by `routes`.
+ROUTES: list[tuple[str, str, dict]] = [
+    ("POST", "/api/v1/scout/scan", {"json": {"brief": GOOD_BRIEF}}),
+    ("GET", "/api/v1/scout/runs", {}),
+    ("GET", "/api/v1/scout/runs/{run_id}", {}),
+    ("GET", "/api/v1/scout/runs/{run_id}/posts", {}),
+    ("DELETE", "/api/v1/scout/runs/{run_id}", {}),
+    ("GET", "/api/v1/scout/posts", {}),
+    ("DELETE", "/api/v1/scout/themes/theme", {}),
+    ("GET", "/api/v1/scout/homework", {}),
+    ("PUT", "/api/v1/scout/homework/theme", {"json": GOOD_BRIEF}),
+    ("DELETE", "/api/v1/scout/homework/theme", {}),
+    ("POST", "/api/v1/scout/posts/{post_id}/draft", {"json": {"draft_text": "x"}}),
+    ("POST", "/api/v1/scout/posts/{post_id}/skip", {}),
+    ("POST", "/api/v1/scout/posts/{post_id}/publish", {}),
+    ("DELETE", "/api/v1/scout/posts/{post_id}", {}),
+    ("GET", "/api/v1/jobs/{job_id}", {}),
+    ("POST", "/api/v1/jobs/{job_id}/cancel", {}),
+]
+ID_ROUTES = [route for route in ROUTES if "{" in route[1]]
+
+
+def routes(run_id: str, post_id: str, job_id: str,
+           selection: list[tuple[str, str, dict]] = ROUTES) -> list[tuple[str, str, dict]]:
+    return [(method, template.format(run_id=run_id, post_id=post_id, job_id=job_id), kwargs)
+            for method, template, kwargs in selection]
 
 
 def test_every_route_needs_a_member_token(scout_stack) -> None:
@@ -57,11 +64,9 @@ def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_m
     queued = seed.run(member.id, theme_key="theme", status="queued")
     job_id = seed.count("SELECT job_id FROM scout.runs WHERE id = :r", r=queued)
     member.ok("PUT", "/api/v1/scout/homework/theme", json=GOOD_BRIEF)
-    # When another member uses those ids
-    for method, path, kwargs in routes(run_id, str(post_id), str(job_id)):
-        if "{" in path or path.endswith(("/scan", "/runs", "/posts", "/homework", "/themes/theme")) \
-                or "/homework/" in path:
-            continue  # no foreign id in these; their isolation is checked below
+    # When another member uses those ids on every route that takes one
+    assert len(ID_ROUTES) == 9
+    for method, path, kwargs in routes(run_id, str(post_id), str(job_id), ID_ROUTES):
         response = other_member.call(method, path, **kwargs)
         # Then not found, in the envelope, without saying whether it exists
         assert response.status_code == 404, (method, path, response.text)
@@ -91,6 +96,8 @@ def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_m
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "many"}, 400000),
     ({"intent": "鬼滅之刃", "terms": "鬼滅"}, 400000),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "owner_id": str(uuid.uuid4())}, 400000),  # no owner from a body
+    ({"intent": "鬼滅\u0000之刃", "terms": ["鬼滅"]}, 400005),           # NUL refused before any rule runs
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅\u0000"]}, 400005),
 ])
 def test_bad_briefs_are_400_and_write_nothing(member: Member, seed: Seed, brief: dict, code: int) -> None:
     response = member.call("POST", "/api/v1/scout/scan", json={"brief": brief})
@@ -113,6 +120,10 @@ def test_bad_briefs_are_400_and_write_nothing(member: Member, seed: Seed, brief:
     ("GET", "/api/v1/scout/runs", {"pageSize": "1.5"}),
     ("GET", f"/api/v1/scout/runs/{uuid.uuid4()}/posts", {"page": "x"}),
     ("GET", "/api/v1/scout/posts", {"theme_key": "\x01"}),
+    ("GET", "/api/v1/scout/runs", {"mode": "bogus"}),
+    ("GET", "/api/v1/scout/runs", {"mode": "\x00"}),
+    ("GET", "/api/v1/scout/runs", {"brand_id": "b\x00"}),
+    ("GET", "/api/v1/scout/posts", {"theme_key": "t\x00"}),
 ])
 def test_bad_ids_and_filters_are_400(member: Member, seed: Seed, method: str, path: str, params: dict) -> None:
     seed.run(member.id, posts=[{"score": 0.1}])
@@ -127,3 +138,20 @@ def test_unknown_ids_of_the_right_shape_are_404(member: Member) -> None:
     for path, code in [(f"/api/v1/scout/runs/{uuid.uuid4()}", 404001), (f"/api/v1/jobs/{uuid.uuid4()}", 404003)]:
         response = member.call("GET", path)
         assert response.status_code == 404 and response.json()["code"] == code
+
+
+def test_a_draft_with_a_nul_character_is_400_and_keeps_the_saved_draft(member: Member, seed: Seed) -> None:
+    run_id = seed.run(member.id, posts=[{"score": 0.5}])
+    post_id = seed.count("SELECT id FROM scout.posts WHERE run_id = :r", r=run_id)
+    member.ok("POST", f"/api/v1/scout/posts/{post_id}/draft", json={"draft_text": "saved"})
+    response = member.call("POST", f"/api/v1/scout/posts/{post_id}/draft", json={"draft_text": "a\u0000b"})
+    body = response.json()
+    assert response.status_code == 400 and body["code"] == 400005 and body["data"] is None, body
+    assert seed.count("SELECT draft_text FROM scout.posts WHERE id = :p", p=post_id) == "saved"
+
+
+def test_an_unknown_mode_filter_is_400_not_an_empty_list(member: Member, seed: Seed) -> None:
+    seed.run(member.id)
+    response = member.call("GET", "/api/v1/scout/runs", params={"mode": "bogus"})
+    assert response.status_code == 400 and response.json()["code"] == 400004
+    assert member.ok("GET", "/api/v1/scout/runs", params={"mode": "topic"})["pagination"]["total"] == 1

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
 from scout import codes
-from scout.brief import Brief, validate_theme_key
+from scout.brief import MODES, Brief, validate_theme_key
 from scout.models import (
     POST_DRAFTED,
     POST_NEW,
@@ -99,8 +99,10 @@ class ScoutService:
         return self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
 
     def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:
-        if len(brand_id) > 100 or len(mode) > 20:
-            raise codes.invalid_filter("brand_id or mode filter is too long")
+        if len(brand_id) > 100:
+            raise codes.invalid_filter("brand_id filter is too long")
+        if mode and mode not in MODES:
+            raise codes.invalid_filter(f"mode must be one of {', '.join(MODES)}")
         paging = Page.of(page, size, RUNS_PAGE_SIZE)
         rows, total = self.runs.page(owner, paging, brand_id or None, mode or None)
         return Listing(rows, total, paging)
