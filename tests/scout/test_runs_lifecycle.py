@@ -74,3 +74,28 @@ def test_terminal_states_never_revert_even_by_direct_update(member: Member, seed
     with seed.engine.connect() as c, pytest.raises(DBAPIError, match="a terminal run never changes status"):
         c.execute(text("UPDATE scout.runs SET status = 'running' WHERE id = :id"), {"id": run_id})
     assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "succeeded"
+
+
+def test_legacy_results_with_an_empty_theme_key_join_the_fallback_run_and_take_actions(member: Member,
+                                                                                      seed: Seed) -> None:
+    # Given legacy results without a theme: one NULL, one empty
+    with seed.engine.begin() as c:
+        seed.post(c, member.id, None, None, score=0.2, created_at="2026-01-01T00:00:00Z")
+        seed.post(c, member.id, None, "", score=0.6, created_at="2026-01-02T00:00:00Z")
+    # Then both belong to one synthetic run, whichever way the id is computed
+    legacy = [r for r in member.ok("GET", "/api/v1/scout/runs")["list"] if r["legacy"]]
+    assert len(legacy) == 1 and legacy[0]["eligible_count"] == 2 and legacy[0]["pending_count"] == 2
+    run_id = legacy[0]["id"]
+    posts = member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["list"]
+    assert [p["score"] for p in posts] == [0.6, 0.2] and {p["run_id"] for p in posts} == {run_id}
+    assert {p["run_id"] for p in member.ok("GET", "/api/v1/scout/posts")["list"]} == {run_id}
+    # And draft, publish and skip answer with that run and its new pending count
+    empty_key = posts[0]["id"]
+    drafted = member.ok("POST", f"/api/v1/scout/posts/{empty_key}/draft", json={"draft_text": "hi"})
+    assert drafted["run"]["id"] == run_id and drafted["post"]["run_id"] == run_id
+    published = member.ok("POST", f"/api/v1/scout/posts/{empty_key}/publish")
+    assert published["run"]["id"] == run_id and published["run"]["pending_count"] == 1
+    skipped = member.ok("POST", f"/api/v1/scout/posts/{posts[1]['id']}/skip")
+    assert skipped["run"]["id"] == run_id and skipped["run"]["pending_count"] == 0
+    deleted = member.ok("DELETE", f"/api/v1/scout/posts/{empty_key}")
+    assert deleted["run"]["id"] == run_id and deleted["run"]["eligible_count"] == 1

@@ -134,7 +134,10 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.DeleteHomeworkResponse(ok=True)
 
     def _act(self, post_id: str, action: str, draft_text: str | None = None) -> pb.PostActionResponse:
-        post, run = self._call(lambda s, owner: s.act_on_post(owner, post_id, action, draft_text))
+        owner = require_actor()
+        post, run = self._call(lambda s, _owner: s.act_on_post(owner, post_id, action, draft_text))
+        if run is None:  # the run went away with a concurrent delete; the post still answers for itself
+            return pb.PostActionResponse(post=post_message(post, _post_run_id(owner, post)))
         return pb.PostActionResponse(post=post_message(post, str(run.id)), run=run_message(run))
 
     def DraftPost(self, request, context):

@@ -155,7 +155,8 @@ async def delete_homework(request: Request, theme_key: str) -> JSONResponse:
 
 
 def _post_action(response: pb.PostActionResponse) -> JSONResponse:
-    return envelopes.scout_data({"post": views.post(response.post), "run": views.run(response.run)})
+    return envelopes.scout_data({"post": views.post(response.post),
+                                 "run": views.run(response.run) if response.HasField("run") else None})
 
 
 @router.post("/api/v1/scout/posts/{post_id}/draft", summary="Draft a reply to a result (new|drafted → drafted)")

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from scout.models import Post
 from scout.paging import Page
-from scout.repositories.runs import LEGACY_FALLBACK_KEY
+from scout.repositories.runs import LEGACY_FALLBACK_KEY, LEGACY_KEY_SQL
 
 # Flow E: score first; among equal scores known posted_at before unknown, then newest, then scan
 # time, then id, so every page is deterministic.
@@ -29,10 +29,10 @@ class PostRepository:
 
     def _page(self, where: str, params: dict, page: Page) -> tuple[list[Row], int]:
         rows = self.session.execute(
-            text(f"SELECT {_COLUMNS} FROM scout.posts WHERE {where} ORDER BY {RESULT_ORDER} LIMIT :limit OFFSET :offset"),
+            text(f"SELECT {_COLUMNS} FROM scout.posts p WHERE {where} ORDER BY {RESULT_ORDER} LIMIT :limit OFFSET :offset"),
             {**params, "limit": page.size, "offset": page.offset},
         ).all()
-        total = self.session.execute(text(f"SELECT count(*) FROM scout.posts WHERE {where}"), params).scalar_one()
+        total = self.session.execute(text(f"SELECT count(*) FROM scout.posts p WHERE {where}"), params).scalar_one()
         return rows, total
 
     def page_of_run(self, owner: uuid.UUID, run_id: uuid.UUID, page: Page) -> tuple[list[Row], int]:
@@ -40,7 +40,7 @@ class PostRepository:
 
     def page_of_legacy(self, owner: uuid.UUID, theme_key: str, page: Page) -> tuple[list[Row], int]:
         return self._page(
-            "owner_id = :owner AND run_id IS NULL AND coalesce(theme_key, :fallback) = :key",
+            f"owner_id = :owner AND run_id IS NULL AND {LEGACY_KEY_SQL} = :key",
             {"owner": owner, "key": theme_key, "fallback": LEGACY_FALLBACK_KEY}, page,
         )
 
@@ -92,8 +92,8 @@ class PostRepository:
 
     def delete_legacy(self, owner: uuid.UUID, theme_key: str) -> int:
         return len(self.session.execute(
-            text("""DELETE FROM scout.posts WHERE owner_id = :owner AND run_id IS NULL
-                    AND coalesce(theme_key, :fallback) = :key RETURNING id"""),
+            text(f"""DELETE FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL
+                     AND {LEGACY_KEY_SQL} = :key RETURNING p.id"""),
             {"owner": owner, "key": theme_key, "fallback": LEGACY_FALLBACK_KEY},
         ).all())
 

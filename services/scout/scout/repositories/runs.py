@@ -13,8 +13,10 @@ from sqlalchemy.orm import Session
 from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES, Run
 from scout.paging import Page
 
-# Theme of legacy results saved without a theme key.
+# Theme of legacy results saved without a theme key (NULL or empty).
 LEGACY_FALLBACK_KEY = "__legacy__"
+# The one SQL definition of a legacy result's theme; legacy_theme_key is its Python twin.
+LEGACY_KEY_SQL = "coalesce(nullif(p.theme_key, ''), :fallback)"
 
 _PENDING = "(SELECT count(*) FROM scout.posts p WHERE p.run_id = r.id AND p.outreach_status IN ('new', 'drafted'))"
 
@@ -25,10 +27,9 @@ _REAL_COLUMNS = f"""
 """
 
 # A legacy run's id is derived from owner and theme, so it is stable without being stored.
-_LEGACY_KEY = "coalesce(p.theme_key, :fallback)"
-_LEGACY_ID = f"md5(CAST(:owner AS text) || ':' || {_LEGACY_KEY})::uuid"
+_LEGACY_ID = f"md5(CAST(:owner AS text) || ':' || {LEGACY_KEY_SQL})::uuid"
 _LEGACY_SELECT = f"""
-    SELECT {_LEGACY_ID} AS id, NULL::uuid AS job_id, {_LEGACY_KEY} AS theme_key, {_LEGACY_KEY} AS theme_label,
+    SELECT {_LEGACY_ID} AS id, NULL::uuid AS job_id, {LEGACY_KEY_SQL} AS theme_key, {LEGACY_KEY_SQL} AS theme_label,
            '' AS intent, 'topic' AS mode, NULL::varchar AS brand_id, '[]'::jsonb AS terms,
            count(*)::int AS target_count, 'succeeded' AS status, 0 AS searched_count, 0 AS duplicate_count,
            0 AS irrelevant_count, count(*)::int AS eligible_count, '{{}}'::text[] AS shortfall_reasons,
@@ -36,12 +37,16 @@ _LEGACY_SELECT = f"""
            min(p.created_at) AS started_at, max(p.created_at) AS completed_at, true AS legacy,
            (count(*) FILTER (WHERE p.outreach_status IN ('new', 'drafted')))::int AS pending_count
     FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL
-    GROUP BY {_LEGACY_KEY}
+    GROUP BY {LEGACY_KEY_SQL}
 """
 
 
+def legacy_theme_key(theme_key: str | None) -> str:
+    return theme_key or LEGACY_FALLBACK_KEY
+
+
 def legacy_run_id(owner: uuid.UUID, theme_key: str | None) -> uuid.UUID:
-    return uuid.UUID(hashlib.md5(f"{owner}:{theme_key or LEGACY_FALLBACK_KEY}".encode()).hexdigest())
+    return uuid.UUID(hashlib.md5(f"{owner}:{legacy_theme_key(theme_key)}".encode()).hexdigest())
 
 
 class RunRepository:
@@ -87,7 +92,7 @@ class RunRepository:
         ).scalar_one()
         if with_legacy:
             total += self.session.execute(
-                text(f"SELECT count(DISTINCT {_LEGACY_KEY}) FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL"),
+                text(f"SELECT count(DISTINCT {LEGACY_KEY_SQL}) FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL"),
                 params,
             ).scalar_one()
         return rows, total
