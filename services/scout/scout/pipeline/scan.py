@@ -156,6 +156,9 @@ class _Run:
         cursor = self.cursors.get(key) if follow else None
         if follow and cursor is None:
             return  # the first page already said there is nothing more
+        if self.counts.raw >= MAX_RAW_PER_RUN:
+            self.limit_hit = True  # the cap is reached: no request beyond it
+            return
         try:
             page = source.search(query, limit=PAGE_LIMIT, cursor=cursor)
         except SourceUnavailable as error:
@@ -166,10 +169,11 @@ class _Run:
         self.cursors[key] = page.next_cursor
         for candidate in page.candidates[:PAGE_LIMIT]:
             if self.counts.raw >= MAX_RAW_PER_RUN:
-                self.limit_hit = True
-                return
+                break
             self.counts.raw += 1
             self._consider(candidate)
+        if self.counts.raw >= MAX_RAW_PER_RUN:
+            self.limit_hit = True
 
     def _consider(self, candidate) -> None:
         identity = post_identity(candidate.url)

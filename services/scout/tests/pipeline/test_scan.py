@@ -107,6 +107,19 @@ def test_raw_candidates_are_capped_per_run():
     assert LIMIT_REACHED in outcome.shortfall_reasons and SOURCE_EXHAUSTED not in outcome.shortfall_reasons
 
 
+def test_exactly_the_cap_of_raw_candidates_reports_limit_reached_and_asks_nothing_more():
+    # Given 8 terms of two full pages each: exactly 320 raw candidates by the end of stage 2
+    terms = tuple(f"颱風假{i}" for i in range(8))
+    pages = {t: [[off_topic(f"{n}{t[-1]}{i:03d}") for i in range(20)] for n in "XY"] for t in terms}
+    primary = ScriptedSource("primary", pages)
+    secondary = ScriptedSource("secondary", {t: [[on_topic(f"S{t[-1]}0001")]] for t in terms})
+    outcome = scan(Brief("颱風假", terms), [primary, secondary], target=40)
+    # Then the run stops at the cap: no stage-3 request, and the shortfall says why
+    assert outcome.counts.raw == MAX_RAW_PER_RUN and len(primary.requests) == 16
+    assert secondary.requests == []
+    assert LIMIT_REACHED in outcome.shortfall_reasons and SOURCE_EXHAUSTED not in outcome.shortfall_reasons
+
+
 def test_url_variants_within_the_run_and_history_are_duplicates():
     page = [
         on_topic("Dup00001"),
