@@ -1,8 +1,8 @@
 """The staged candidate search of one Scout Run (flow B), free of any database access.
 
 Stage 1 asks the primary source once per approved term; stage 2 asks it for the next page of
-each term; when only one term was approved, up to four short queries taken from the intent
-follow on the same source; stage 3 asks the secondary source with the same terms. Every page
+each term; when the brief is in activity mode with a single approved term (flow B.3), up to four
+short queries taken from the intent follow on the same source; stage 3 asks the secondary source with the same terms. Every page
 is deduplicated (within the run and against the owner's history) and judged as soon as it
 arrives, the run stops as soon as the target is met, and no run looks at more than
 MAX_RAW_PER_RUN raw candidates. Failing sources are dropped for the rest of the run.
@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 MAX_RAW_PER_RUN = 320
 MAX_INTENT_QUERIES = 4
+# Flow B.3: the intent queries are the recall aid of an activity search resting on one approved term.
+ACTIVITY_MODE = "activity"
 
 SOURCE_EXHAUSTED = "source_exhausted"
 DUPLICATE_EXHAUSTED = "duplicate_exhausted"
@@ -42,6 +44,7 @@ NOT_A_POST = "not_a_threads_post"
 class BriefLike(Protocol):
     intent: str
     terms: Sequence[str]
+    mode: str
 
 
 class ScanCancelled(Exception):
@@ -210,7 +213,7 @@ class _Run:
             _Stage("stage 1", [(primary, t, False) for t in terms]),
             _Stage("stage 2", [(primary, t, True) for t in terms]),
         ]
-        if len(terms) == 1:
+        if self.brief.mode == ACTIVITY_MODE and len(terms) == 1:
             extra = intent_queries(self.brief.intent, self.signature, terms)
             if extra:
                 stages.append(_Stage("stage 2 intent queries", [(primary, q, False) for q in extra]))

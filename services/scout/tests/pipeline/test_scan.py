@@ -74,10 +74,10 @@ def test_stage_one_raw_count_reaching_target_does_not_stop_the_run():
     assert outcome.shortfall_reasons == []
 
 
-def test_stages_in_order_with_intent_queries_for_a_single_term_and_page_limits():
+def test_stages_in_order_with_intent_queries_for_a_single_activity_term_and_page_limits():
     primary = ScriptedSource("primary", {"颱風假": [[off_topic(f"P{i:04d}") for i in range(25)]] * 2})
     secondary = ScriptedSource("secondary", {"颱風假": [[on_topic("S0001")]]})
-    outcome = scan(Brief("颱風假 停班停課", ("颱風假",)), [primary, secondary], target=5)
+    outcome = scan(Brief("颱風假 停班停課", ("颱風假",), mode="activity"), [primary, secondary], target=5)
     queries = [q for q, _c, _l in primary.requests]
     # stage 1 and stage 2 on the term, then at most four short queries from the intent
     assert queries[:2] == ["颱風假", "颱風假"] and primary.requests[1][1] == "1"
@@ -94,8 +94,16 @@ def test_stages_in_order_with_intent_queries_for_a_single_term_and_page_limits()
 
 def test_no_intent_queries_when_several_terms_were_approved():
     primary = ScriptedSource("primary", {})
-    scan(Brief("颱風假 停班停課", ("颱風假", "停班停課")), [primary], target=5)
+    scan(Brief("颱風假 停班停課", ("颱風假", "停班停課"), mode="activity"), [primary], target=5)
     assert [q for q, _c, _l in primary.requests] == ["颱風假", "停班停課"]  # no second page was promised
+
+
+@pytest.mark.parametrize("mode", ["topic", "brand"])
+def test_no_intent_queries_outside_activity_mode(mode):
+    primary = ScriptedSource("primary", {"颱風假": [[off_topic("P0000001")], [off_topic("P0000002")]]})
+    outcome = scan(Brief("颱風假 停班停課", ("颱風假",), mode=mode), [primary], target=5)
+    assert [q for q, _c, _l in primary.requests] == ["颱風假", "颱風假"]
+    assert list(outcome.stage_ms) == ["stage 1", "stage 2"]
 
 
 def test_raw_candidates_are_capped_per_run():
