@@ -118,3 +118,16 @@ def test_runs_page_newest_first_with_id_tie_break(member: Member, seed: Seed) ->
     listed = data["list"] + member.ok("GET", "/api/v1/scout/runs", params={"page": 2, "pageSize": 2})["list"]
     assert [r["id"] for r in listed] == [newest, *sorted(ids, reverse=True)]
     assert member.ok("GET", "/api/v1/scout/runs")["pagination"]["pageSize"] == 10
+
+
+def test_drafting_again_without_text_keeps_the_saved_draft(member: Member, seed: Seed) -> None:
+    run_id = seed.run(member.id, posts=[{"score": 0.5}])
+    post_id = member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["list"][0]["id"]
+    path = f"/api/v1/scout/posts/{post_id}/draft"
+    assert member.ok("POST", path, json={"draft_text": "寫好的回覆"})["post"]["draft_text"] == "寫好的回覆"
+    # Drafting again with no body, or a body without text, changes nothing of the saved text
+    assert member.ok("POST", path)["post"]["draft_text"] == "寫好的回覆"
+    assert member.ok("POST", path, json={})["post"]["draft_text"] == "寫好的回覆"
+    # An explicit empty text clears it
+    assert member.ok("POST", path, json={"draft_text": ""})["post"]["draft_text"] == ""
+    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["list"][0]["outreach_status"] == "drafted"

@@ -141,7 +141,7 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.PostActionResponse(post=post_message(post, str(run.id)), run=run_message(run))
 
     def DraftPost(self, request, context):
-        return self._act(request.post_id, "drafted", request.draft_text)
+        return self._act(request.post_id, "drafted", request.draft_text if request.HasField("draft_text") else None)
 
     def SkipPost(self, request, context):
         return self._act(request.post_id, "skipped")

@@ -54,7 +54,8 @@ class ScanBody(BaseModel):
 class DraftBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    draft_text: str = Field(default="", max_length=5000)
+    draft_text: str | None = Field(default=None, max_length=5000,
+                                   description="The reply to save; omitted keeps the saved draft.")
 
 
 def _page(page: int, size: int) -> pb.PageRequest:
@@ -162,7 +163,7 @@ def _post_action(response: pb.PostActionResponse) -> JSONResponse:
 @router.post("/api/v1/scout/posts/{post_id}/draft", summary="Draft a reply to a result (new|drafted → drafted)")
 async def draft_post(request: Request, post_id: str, body: DraftBody | None = None) -> JSONResponse:
     stub, options = _scout(request)
-    text = body.draft_text if body else ""
+    text = body.draft_text if body else None
     return _post_action(await stub.DraftPost(pb.DraftPostRequest(post_id=post_id, draft_text=text), **options))
 
 
