@@ -8,6 +8,19 @@
 
 const RUN = (n) => `00000000-0000-4000-8000-0000000001${String(n).padStart(2, "0")}`;
 const POST = (n) => `00000000-0000-4000-8000-0000000002${String(n).padStart(2, "0")}`;
+const JOB = (n) => `00000000-0000-4000-8000-0000000003${String(n).padStart(2, "0")}`;
+
+// The domain shapes both repositories return: the same keys, whatever the wire carried.
+const RUN_KEYS = ["completedAt", "createdAt", "duplicateCount", "eligibleCount", "errorSummary", "id",
+  "intent", "irrelevantCount", "jobId", "legacy", "mode", "pendingCount", "searchedCount", "shortfallCount",
+  "shortfallReasons", "startedAt", "status", "targetCount", "themeKey", "themeLabel"];
+const POST_KEYS = ["author", "createdAt", "id", "matchReason", "postedAt", "runId", "score", "status", "text",
+  "themeKey", "url"];
+const JOB_KEYS = ["cancelRequested", "completedAt", "createdAt", "duplicateCount", "eligibleCount",
+  "errorSummary", "id", "irrelevantCount", "progress", "refId", "searchedCount", "startedAt", "status",
+  "targetCount", "templateType", "updatedAt"];
+const keys = (object) => Object.keys(object).sort();
+const iso = (date) => (date instanceof Date ? date.toISOString() : date);
 
 function same(actual, expected) {
   return JSON.stringify(actual) === JSON.stringify(expected);
@@ -109,11 +122,12 @@ export async function runScoutContract(repository, id) {
     const page = await repository.listRuns({ page: 1 });
     return expect([status, page.items[0].id, page.total], [409, id(RUN(1)), 13], "after refused delete");
   });
-  await check("actions: skipping a result lowers pending and never moves it", async () => {
-    const skipped = await repository.actOnPost(id(POST(1)), "skip");
+  await check("actions: skipping a result lowers pending and never moves it; the answer is {post, run}", async () => {
+    const answer = await repository.actOnPost(id(POST(1)), "skip");
     const page = await repository.listRunPosts(id(RUN(2)), { page: 1 });
-    return expect([skipped && skipped.status, page.items[0].id, page.items[0].status, page.run.pendingCount],
-      ["skipped", id(POST(1)), "skipped", 5], "after skip");
+    return expect([keys(answer), keys(answer.post), keys(answer.run), answer.post.status, answer.run.id,
+      answer.run.pendingCount, page.items[0].id, page.items[0].status, page.run.pendingCount],
+    [["post", "run"], POST_KEYS, RUN_KEYS, "skipped", id(RUN(2)), 5, id(POST(1)), "skipped", 5], "after skip");
   });
   await check("actions: only a drafted result can be published", async () => {
     let status = null;
@@ -125,14 +139,18 @@ export async function runScoutContract(repository, id) {
     const drafted = await repository.actOnPost(id(POST(3)), "draft");
     const published = await repository.actOnPost(id(POST(3)), "publish");
     const page = await repository.listRunPosts(id(RUN(2)), { page: 1 });
-    return expect([status, drafted.status, published.status, page.items[1].id, page.run.pendingCount],
-      [409, "drafted", "published", id(POST(3)), 4], "draft then publish");
+    return expect([status, drafted.post.status, drafted.run.pendingCount, published.post.status,
+      published.run.pendingCount, page.items[1].id, page.run.pendingCount],
+    [409, "drafted", 5, "published", 4, id(POST(3)), 4], "draft then publish");
   });
-  await check("delete: removing the last result of the last page shrinks total and pages", async () => {
-    await repository.deletePost(id(POST(11)));
+  await check("delete: removing the last result of the last page shrinks total and pages; counts follow", async () => {
+    const answer = await repository.deletePost(id(POST(11)));
     const last = await repository.listRunPosts(id(RUN(2)), { page: 2 });
-    return expect([last.items.map((post) => post.id), shape(last), last.run.eligibleCount],
-      [postIds([9, 10]), { page: 2, pageSize: 8, total: 10, totalPages: 2 }, 10], "after delete");
+    const counts = (run) => [run.id, run.eligibleCount, run.shortfallCount, run.pendingCount];
+    return expect([keys(answer), keys(answer.run), counts(answer.run), last.items.map((post) => post.id), shape(last),
+      counts(last.run)],
+    [["run"], RUN_KEYS, [id(RUN(2)), 10, 10, 3], postIds([9, 10]), { page: 2, pageSize: 8, total: 10, totalPages: 2 },
+      [id(RUN(2)), 10, 10, 3]], "after delete");
   });
   await check("delete: a terminal run goes with its results", async () => {
     await repository.deleteRun(id(RUN(3)));
@@ -144,6 +162,45 @@ export async function runScoutContract(repository, id) {
       status = error.status;
     }
     return expect([page.total, page.items.map((run) => run.id), status], [12, runIds([12, 13]), 404], "after run delete");
+  });
+  await check("jobs: getJob returns the run's job with its progress, in the domain shape", async () => {
+    const job = await repository.getJob(id(JOB(1)));
+    return expect([keys(job), job.id, job.templateType, job.refId, job.status, job.progress, job.eligibleCount,
+      job.targetCount, job.cancelRequested, job.errorSummary, iso(job.createdAt), iso(job.startedAt),
+      job.completedAt, iso(job.updatedAt)],
+    [JOB_KEYS, id(JOB(1)), "scout_scan", id(RUN(1)), "running", "stage 1 search (0/1 eligible)", 0, 1, false, "",
+      "2026-07-20T11:00:00.000Z", "2026-07-20T11:00:02.000Z", null, "2026-07-20T11:00:02.000Z"], "job of run 1");
+  });
+  await check("jobs: an unknown job is 404; cancelling a finished job is 409", async () => {
+    const statuses = [];
+    for (const call of [() => repository.getJob("00000000-0000-4000-8000-00000000ffff"),
+      () => repository.cancelJob(id(JOB(2)))]) {
+      try {
+        await call();
+        statuses.push("no error");
+      } catch (error) {
+        statuses.push(error.status);
+      }
+    }
+    return expect(statuses, [404, 409], "statuses");
+  });
+  await check("jobs: cancelling a running job flags it; the run runs on to its next stage boundary", async () => {
+    const job = await repository.cancelJob(id(JOB(1)));
+    const again = await repository.getJob(id(JOB(1)));
+    const run = await repository.getRun(id(RUN(1)));
+    return expect([keys(job), job.status, job.cancelRequested, again.cancelRequested, keys(run), run.status],
+      [JOB_KEYS, "running", true, true, RUN_KEYS, "running"], "after cancel");
+  });
+  await check("scan: createScan answers {run, job}, the run queued and newest", async () => {
+    const answer = await repository.createScan({ intent: "周杰倫演唱會", terms: ["周杰倫演唱會"], mode: "topic",
+      target_count: 3 });
+    const { run, job } = answer;
+    const page = await repository.listRuns({ page: 1 });
+    return expect([keys(answer), keys(run), keys(job), run.status, run.intent, run.targetCount, run.jobId === job.id,
+      run.createdAt instanceof Date, job.refId === run.id, job.status, job.targetCount, job.cancelRequested,
+      page.items[0].id === run.id, page.total],
+    [["job", "run"], RUN_KEYS, JOB_KEYS, "queued", "周杰倫演唱會", 3, true, true, true, "queued", 3, false, true, 13],
+    "created scan");
   });
   return results;
 }

@@ -44,13 +44,34 @@ class ScoutSeed:
         engine = create_engine(self._database_url)
         try:
             with engine.begin() as connection:
-                for run in fixtures["runs"]:
-                    self._write_run(connection, run)
-                for post in fixtures["posts"]:
-                    self._write_post(connection, post)
+                self._write(connection, fixtures["runs"], fixtures["posts"])
         finally:
             engine.dispose()
         return self
+
+    def add(self, runs: list[dict], posts: list[dict]) -> None:
+        """Writes more runs and results in the fixture's wire shape (ids with the fixture prefix)."""
+        engine = create_engine(self._database_url)
+        try:
+            with engine.begin() as connection:
+                self._write(connection, runs, posts)
+        finally:
+            engine.dispose()
+
+    def execute(self, statement: str, **params) -> None:
+        """One statement against the scout schema, as the service's worker would write it."""
+        engine = create_engine(self._database_url)
+        try:
+            with engine.begin() as connection:
+                connection.execute(text(statement), params)
+        finally:
+            engine.dispose()
+
+    def _write(self, connection, runs: list[dict], posts: list[dict]) -> None:
+        for run in runs:
+            self._write_run(connection, run)
+        for post in posts:
+            self._write_post(connection, post)
 
     def _write_run(self, connection, run: dict) -> None:
         run_id, job_id = self.id(run["id"]), self.id(run["job_id"])
@@ -58,11 +79,16 @@ class ScoutSeed:
                  "target_count": run["target_count"], "theme_key": run["theme_key"]}
         times = {"created_at": _time(run["created_at"]), "started_at": _time(run.get("started_at")),
                  "completed_at": _time(run.get("completed_at"))}
+        # The job as its worker leaves it: progress counters mirror the run (fixtureJobWire in the mock).
+        updated = next(t for t in (times["completed_at"], times["started_at"], times["created_at"]) if t)
         connection.execute(text(
-            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, created_at, started_at,"
-            " completed_at) VALUES (:id, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status, :created_at,"
-            " :started_at, :completed_at)"),
+            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_eligible,"
+            " progress_target, created_at, started_at, completed_at, updated_at) VALUES (:id, :owner, 'scout_scan',"
+            " :run, CAST(:payload AS jsonb), :status, :progress, :eligible, :target, :created_at, :started_at,"
+            " :completed_at, :updated_at)"),
             {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
+             "progress": run.get("job_progress", ""), "eligible": run["eligible_count"],
+             "target": run["target_count"], "updated_at": updated,
              "payload": json.dumps({"run_id": run_id, "brief": brief}), **times})
         connection.execute(text(
             "INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,"

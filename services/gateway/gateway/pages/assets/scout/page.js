@@ -207,7 +207,7 @@ class Workbench {
     if (!TERMINAL_STATUSES.has(run.status)) {
       const progress = job && jobProgressText(job);
       children.push(element("p", { class: "progress", role: "status", "data-testid": "run-progress" },
-        `${statusText(run)}：${progress || "準備來源"}（合格 ${job ? job.eligible_count : run.eligibleCount}／目標 ${run.targetCount}）。完成後才會顯示結果。`));
+        `${statusText(run)}：${progress || "準備來源"}（合格 ${job ? job.eligibleCount : run.eligibleCount}／目標 ${run.targetCount}）。完成後才會顯示結果。`));
     }
     if (run.status === "failed") {
       children.push(element("p", { class: "error", text: "這個批次失敗，沒有發佈任何結果。" }));

@@ -1,7 +1,16 @@
 // Scout repository (spec 5.2): the pages read runs and results only through listRuns / listRunPosts
 // and the actions below. Two implementations share one contract: `createLiveRepository` over the
 // REST API and `createMockRepository` over fixture data. Both return the same domain objects
-// (camelCase, times as Date or null) and the same Page shape, so a page never pages an array itself.
+// (camelCase, times as Date or null) and the same Page shape, so a page never pages an array itself:
+//
+//   listRuns(query)              → Page<ScoutRun>
+//   getRun(runId)                → ScoutRun
+//   listRunPosts(runId, query)   → Page<ScoutPost> & {run: ScoutRun}
+//   createScan(brief)            → {run: ScoutRun, job: ScoutJob}
+//   deleteRun(runId)             → undefined (409 while queued or running)
+//   actOnPost(postId, action)    → {post: ScoutPost, run: ScoutRun}   action: draft | skip | publish
+//   deletePost(postId)           → {run: ScoutRun | null}
+//   getJob(jobId), cancelJob(jobId) → ScoutJob (cancel: a queued job at once, a running one flagged)
 
 import { apiRequest } from "../session.js";
 
@@ -89,6 +98,32 @@ export function toPost(wire) {
   };
 }
 
+// Structured progress counts are optional on the wire: null when the job does not report them.
+function optionalCount(value) {
+  return value === undefined || value === null ? null : Number(value);
+}
+
+export function toJob(wire) {
+  return {
+    id: wire.id,
+    templateType: field(wire, "template_type") || "",
+    refId: field(wire, "ref_id") || "",
+    status: wire.status,
+    progress: wire.progress || "",
+    eligibleCount: Number(field(wire, "eligible_count") || 0),
+    targetCount: Number(field(wire, "target_count") || 0),
+    searchedCount: optionalCount(field(wire, "searched_count")),
+    duplicateCount: optionalCount(field(wire, "duplicate_count")),
+    irrelevantCount: optionalCount(field(wire, "irrelevant_count")),
+    errorSummary: field(wire, "error_summary") || "",
+    cancelRequested: Boolean(field(wire, "cancel_requested")),
+    createdAt: nanosToDate(field(wire, "created_at")),
+    startedAt: nanosToDate(field(wire, "started_at")),
+    completedAt: nanosToDate(field(wire, "completed_at")),
+    updatedAt: nanosToDate(field(wire, "updated_at")),
+  };
+}
+
 function toPage(items, pagination) {
   return {
     items,
@@ -143,23 +178,24 @@ export function createLiveRepository() {
     },
     async createScan(brief) {
       const data = await scoutCall("POST", "/api/v1/scout/scan", { brief });
-      return { run: toRun(data.run), job: data.job };
+      return { run: toRun(data.run), job: toJob(data.job) };
     },
     async deleteRun(runId) {
       await scoutCall("DELETE", `/api/v1/scout/runs/${encodeURIComponent(runId)}`);
     },
     async actOnPost(postId, action) {
       const data = await scoutCall("POST", `/api/v1/scout/posts/${encodeURIComponent(postId)}/${action}`);
-      return toPost(data.post);
+      return { post: toPost(data.post), run: toRun(data.run) };
     },
     async deletePost(postId) {
-      await scoutCall("DELETE", `/api/v1/scout/posts/${encodeURIComponent(postId)}`);
+      const data = await scoutCall("DELETE", `/api/v1/scout/posts/${encodeURIComponent(postId)}`);
+      return { run: data.run ? toRun(data.run) : null };
     },
     async getJob(jobId) {
-      return scoutCall("GET", `/api/v1/jobs/${encodeURIComponent(jobId)}`);
+      return toJob(await scoutCall("GET", `/api/v1/jobs/${encodeURIComponent(jobId)}`));
     },
     async cancelJob(jobId) {
-      return scoutCall("POST", `/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`);
+      return toJob(await scoutCall("POST", `/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`));
     },
   };
 }
@@ -209,16 +245,40 @@ const PENDING = new Set(["new", "drafted"]);
 const ACTIONS = { draft: ["new", "drafted"], skip: ["new", "drafted"], publish: ["drafted"] };
 const ACTION_STATUS = { draft: "drafted", skip: "skipped", publish: "published" };
 
+// The job of a fixture run, as the live service reports it: progress counters mirror the run.
+export function fixtureJobWire(run) {
+  const latest = [run.completed_at, run.started_at, run.created_at].find((value) => value && value !== "0");
+  return {
+    id: run.job_id, template_type: "scout_scan", ref_id: run.id, status: run.status,
+    progress: run.job_progress || "", eligible_count: run.eligible_count, target_count: run.target_count,
+    error_summary: "", cancel_requested: false, created_at: run.created_at, started_at: run.started_at,
+    completed_at: run.completed_at, updated_at: latest,
+  };
+}
+
+function nowNanos() {
+  return String(BigInt(Date.now()) * 1000000n);
+}
+
 export function createMockRepository(fixtures) {
   const runs = new Map(fixtures.runs.map((wire) => [wire.id, toRun(wire)]));
+  const jobs = new Map(fixtures.runs.filter((wire) => wire.job_id).map((wire) => [wire.job_id, toJob(fixtureJobWire(wire))]));
   const posts = new Map(fixtures.posts.map((wire) => [wire.id, toPost(wire)]));
   const notFound = () => new RepositoryError(404, "not_found", "run or post not found");
 
-  // pending_count always reflects the whole run's current post states (spec 3.2).
+  // Counts follow the run's current results, as the service derives them (spec 3.2): pending is
+  // new + drafted results; the shortfall of a succeeded run is what its target still lacks.
   function runWithCounts(run) {
-    if (!TERMINAL_STATUSES.has(run.status)) return { ...run };
+    const shortfallCount = run.status === "succeeded" ? Math.max(run.targetCount - run.eligibleCount, 0) : 0;
+    if (!TERMINAL_STATUSES.has(run.status)) return { ...run, shortfallCount };
     const members = [...posts.values()].filter((post) => post.runId === run.id);
-    return { ...run, pendingCount: members.filter((post) => PENDING.has(post.status)).length };
+    return { ...run, shortfallCount, pendingCount: members.filter((post) => PENDING.has(post.status)).length };
+  }
+
+  function jobOf(jobId) {
+    const job = jobs.get(jobId);
+    if (!job) throw new RepositoryError(404, "job_not_found", "job not found");
+    return job;
   }
 
   return {
@@ -242,13 +302,15 @@ export function createMockRepository(fixtures) {
     async createScan(brief) {
       const id = crypto.randomUUID();
       const jobId = crypto.randomUUID();
+      const created = nowNanos();
       const wire = {
         id, job_id: jobId, theme_key: brief.intent, theme_label: brief.intent, intent: brief.intent,
         mode: brief.mode || "topic", target_count: brief.target_count, status: "queued",
-        created_at: String(BigInt(Date.now()) * 1000000n), shortfall_reasons: [],
+        created_at: created, shortfall_reasons: [],
       };
       runs.set(id, toRun(wire));
-      return { run: runWithCounts(runs.get(id)), job: { id: jobId, status: "queued" } };
+      jobs.set(jobId, toJob(fixtureJobWire({ ...wire, eligible_count: 0 })));
+      return { run: runWithCounts(runs.get(id)), job: { ...jobs.get(jobId) } };
     },
     async deleteRun(runId) {
       const run = runs.get(runId);
@@ -257,6 +319,7 @@ export function createMockRepository(fixtures) {
         throw new RepositoryError(409, "run_not_terminal", "run is still queued or running");
       }
       runs.delete(runId);
+      jobs.delete(run.jobId);
       for (const post of [...posts.values()]) if (post.runId === runId) posts.delete(post.id);
     },
     async actOnPost(postId, action) {
@@ -266,25 +329,36 @@ export function createMockRepository(fixtures) {
         throw new RepositoryError(409, "post_state_conflict", "the post is not in a state for this action");
       }
       post.status = ACTION_STATUS[action];
-      return { ...post };
+      return { post: { ...post }, run: runWithCounts(runs.get(post.runId)) };
     },
     async deletePost(postId) {
       const post = posts.get(postId);
       if (!post) throw notFound();
       posts.delete(postId);
       const run = runs.get(post.runId);
-      if (run) run.eligibleCount = Math.max(run.eligibleCount - 1, 0);
+      if (!run) return { run: null };
+      run.eligibleCount = Math.max(run.eligibleCount - 1, 0);
+      return { run: runWithCounts(run) };
     },
     async getJob(jobId) {
-      const run = [...runs.values()].find((candidate) => candidate.jobId === jobId);
-      if (!run) throw notFound();
-      return { id: jobId, status: run.status, progress: "" };
+      return { ...jobOf(jobId) };
     },
     async cancelJob(jobId) {
-      const run = [...runs.values()].find((candidate) => candidate.jobId === jobId);
-      if (!run) throw notFound();
-      if (!TERMINAL_STATUSES.has(run.status)) run.status = "cancelled";
-      return { id: jobId, status: run.status };
+      const job = jobOf(jobId);
+      if (job.status === "cancelled") return { ...job };
+      if (TERMINAL_STATUSES.has(job.status)) throw new RepositoryError(409, "job_terminal", `the job already ${job.status}`);
+      const now = new Date();
+      job.cancelRequested = true;
+      job.updatedAt = now;
+      if (job.status === "queued") {
+        Object.assign(job, { status: "cancelled", progress: "cancelled", completedAt: now });
+        const run = runs.get(job.refId);
+        if (run) {
+          Object.assign(run, { status: "cancelled", completedAt: now, searchedCount: 0, duplicateCount: 0,
+            irrelevantCount: 0, eligibleCount: 0, shortfallReasons: [] });
+        }
+      }
+      return { ...job };
     },
   };
 }
