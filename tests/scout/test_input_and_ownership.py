@@ -93,6 +93,10 @@ def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_m
     ({"intent": "推薦 心得", "terms": ["推薦"]}, 400001),              # nothing but colloquial anchors
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 41}, 400002),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": -1}, 400002),
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 0}, 400002),        # 0 is below the minimum
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": True}, 400000),     # a boolean is not a count
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 5.0}, 400000),
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "5"}, 400000),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "many"}, 400000),
     ({"intent": "鬼滅之刃", "terms": "鬼滅"}, 400000),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "owner_id": str(uuid.uuid4())}, 400000),  # no owner from a body

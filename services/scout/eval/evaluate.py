@@ -130,7 +130,7 @@ def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str) -> t
     metadata = [("x-actor-id", str(uuid.uuid4()))]
     mode = brief.get("mode", "topic")
     request = scout_pb2.ScanRequest(brief=scout_pb2.Brief(
-        intent=brief["intent"], terms=brief["terms"], mode=mode, target_count=int(brief.get("target_count") or 0),
+        intent=brief["intent"], terms=brief["terms"], mode=mode, target_count=brief.get("target_count"),
         # A brand-mode brief needs a brand; the group stands for one when the set names none.
         brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
     ))

@@ -55,7 +55,7 @@ def validate_theme_key(raw: str) -> str:
 
 
 def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
-                    terms: list[str], target_count: int) -> Brief:
+                    terms: list[str], target_count: int | None) -> Brief:
     intent = _clean(intent)
     if not intent:
         raise codes.invalid_brief("intent is required")
@@ -78,7 +78,7 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
         raise codes.invalid_brief("brand_id must be at most 100 printable characters")
     if mode == "brand" and brand is None:
         raise codes.invalid_brief("brand mode needs a brand_id")
-    if target_count == 0:
+    if target_count is None:  # omitted: the default; 0 is a value, below the minimum
         target_count = DEFAULT_TARGET
     if not MIN_TARGET <= target_count <= MAX_TARGET:
         raise codes.invalid_target_count(f"target_count must be between {MIN_TARGET} and {MAX_TARGET}")

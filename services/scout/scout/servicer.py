@@ -24,7 +24,7 @@ T = TypeVar("T")
 def brief_of(message: pb.Brief) -> Brief:
     return normalize_brief(theme_key=message.theme_key, theme_label=message.theme_label, intent=message.intent,
                            mode=message.mode, brand_id=message.brand_id, terms=list(message.terms),
-                           target_count=message.target_count)
+                           target_count=message.target_count if message.HasField("target_count") else None)
 
 
 def brief_message(data: dict) -> pb.Brief:

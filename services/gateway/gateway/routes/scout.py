@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from feeds.scout.v1 import scout_pb2 as pb
 from feeds.scout.v1 import scout_pb2_grpc
@@ -36,13 +36,14 @@ class BriefBody(BaseModel):
     theme_label: str = Field(default="", max_length=2000)
     mode: str = Field(default="", max_length=100, description="topic (default), activity or brand.")
     brand_id: str | None = Field(default=None, max_length=1000)
-    target_count: int | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
-                                     description="Eligible results wanted, 1..40; default 20.")
+    # A JSON integer only (no true, "5" or 5.0); out of 1..40 is the service's 400002.
+    target_count: StrictInt | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+                                           description="Eligible results wanted, 1..40; omitted or null means 20.")
 
     def message(self, theme_key: str | None = None) -> pb.Brief:
         return pb.Brief(intent=self.intent, terms=self.terms, theme_key=theme_key or self.theme_key,
                         theme_label=self.theme_label, mode=self.mode, brand_id=self.brand_id or "",
-                        target_count=self.target_count or 0)
+                        target_count=self.target_count)
 
 
 class ScanBody(BaseModel):
