@@ -9,10 +9,12 @@ not). The global feed walks the global published index."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import Connection, TextClause, text
 from sqlalchemy.orm import Session
 
 from news.cursor import Position
@@ -109,17 +111,31 @@ def _params(after: Position | None, category_id: uuid.UUID | None, fetch: int) -
     return params
 
 
+# The SQL builders look only at whether a cursor and a category are present (values are bound).
+_SOME_POSITION = Position(dt.datetime(1970, 1, 1, tzinfo=dt.UTC), uuid.UUID(int=0))
+_SOME_CATEGORY = uuid.UUID(int=0)
+
+
+@functools.cache
+def _statement(feed: Callable[[Position | None, uuid.UUID | None], str], paged: bool, filtered: bool) -> TextClause:
+    """The feed's statement for one combination of filters, built once: a page parses no SQL."""
+    return text(feed(_SOME_POSITION if paged else None, _SOME_CATEGORY if filtered else None))
+
+
 def subscription_feed(
-    session: Session, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None, fetch: int
+    session: Session | Connection, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None,
+    fetch: int,
 ) -> list[FeedRow]:
     params = _params(after, category_id, fetch) | {"subscriber": subscriber}
-    rows = session.execute(text(subscription_feed_sql(after, category_id)), params).mappings()
-    return [FeedRow(**row) for row in rows]
+    statement = _statement(subscription_feed_sql, after is not None, category_id is not None)
+    return [FeedRow(*row) for row in session.execute(statement, params)]
 
 
-def global_feed(session: Session, after: Position | None, category_id: uuid.UUID | None, fetch: int) -> list[FeedRow]:
-    rows = session.execute(text(global_feed_sql(after, category_id)), _params(after, category_id, fetch)).mappings()
-    return [FeedRow(**row) for row in rows]
+def global_feed(
+    session: Session | Connection, after: Position | None, category_id: uuid.UUID | None, fetch: int
+) -> list[FeedRow]:
+    statement = _statement(global_feed_sql, after is not None, category_id is not None)
+    return [FeedRow(*row) for row in session.execute(statement, _params(after, category_id, fetch))]
 
 
 @dataclass(frozen=True)
@@ -130,8 +146,11 @@ class PostRow:
     created_by: uuid.UUID
 
 
-def post(session: Session, post_id: uuid.UUID) -> PostRow | None:
-    row = session.execute(text(_POST_SQL), {"post_id": post_id}).mappings().one_or_none()
+_POST = text(_POST_SQL)
+
+
+def post(session: Session | Connection, post_id: uuid.UUID) -> PostRow | None:
+    row = session.execute(_POST, {"post_id": post_id}).mappings().one_or_none()
     if row is None:
         return None
     fields = dict(row)

@@ -13,17 +13,21 @@ from news.wire import optional, timestamp, uuid_text
 
 
 def feed_item(row: FeedRow) -> common_pb2.PostFeedItem:
+    # Signatures are filled in place rather than built and copied: a page has up to thirty items.
     item = common_pb2.PostFeedItem(
         id=str(row.id), title=row.title, excerpt=row.excerpt, category_id=uuid_text(row.category_id),
         published_at=timestamp(row.published_at),
     )
     if row.author_company_id is not None:
-        item.company.CopyFrom(common_pb2.CompanySignature(
-            id=str(row.author_company_id), name=row.company_name or "", logo_url=row.logo_url or ""))
+        company = item.company
+        company.id, company.name, company.logo_url = (
+            str(row.author_company_id), row.company_name or "", row.logo_url or "")
     else:
-        item.author.CopyFrom(common_pb2.AuthorSignature(
-            id=uuid_text(row.author_user_id), display_name=row.display_name or "", avatar_url=row.avatar_url or "",
-            is_blocked=row.author_status == "Blocked"))
+        author = item.author
+        author.SetInParent()  # present even when every field is empty, as a copied signature was
+        author.id, author.display_name, author.avatar_url = (
+            uuid_text(row.author_user_id), row.display_name or "", row.avatar_url or "")
+        author.is_blocked = row.author_status == "Blocked"
     return item
 
 
