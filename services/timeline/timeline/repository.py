@@ -262,7 +262,7 @@ class EntryRepository:
         params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
         if after:
             params |= {"at": after.ranked_at, "entry": after.entry_id}
-        rows = self.session.execute(_HOME_AFTER if after else _HOME_FIRST, params)
+        rows = self.session.execute(_HOME_AFTER if after else _HOME_FIRST, params).all()  # one fetch, not one per row
         return [
             TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
                          Stats(likes or 0, replies or 0, shares or 0))
