@@ -128,14 +128,14 @@ def subscription_feed(
 ) -> list[FeedRow]:
     params = _params(after, category_id, fetch) | {"subscriber": subscriber}
     statement = _statement(subscription_feed_sql, after is not None, category_id is not None)
-    return [FeedRow(*row) for row in session.execute(statement, params)]
+    return [FeedRow(*row) for row in session.execute(statement, params).all()]
 
 
 def global_feed(
     session: Session | Connection, after: Position | None, category_id: uuid.UUID | None, fetch: int
 ) -> list[FeedRow]:
     statement = _statement(global_feed_sql, after is not None, category_id is not None)
-    return [FeedRow(*row) for row in session.execute(statement, _params(after, category_id, fetch))]
+    return [FeedRow(*row) for row in session.execute(statement, _params(after, category_id, fetch)).all()]
 
 
 @dataclass(frozen=True)
