@@ -12,13 +12,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from dramatiq.brokers.redis import RedisBroker
 from sqlalchemy import Table
 
 from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.errors import DomainError
+from feeds_runtime.heartbeat import Heartbeat, WorkerHeartbeat
 from feeds_runtime.interceptors import default_invalid_input
+from feeds_runtime.jobs import configure_broker
 from feeds_runtime.logs import configure_logging
+from feeds_runtime.outbox import OutboxAck, Relay
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import ServiceSettings, load_settings
 
@@ -63,23 +67,15 @@ class ServiceDefinition:
         return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated,
                              invalid_input=self.invalid_input)
 
-    def configure_worker(self):
+    def configure_worker(self) -> RedisBroker:
         """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
-        from feeds_runtime.heartbeat import WorkerHeartbeat
-        from feeds_runtime.jobs import configure_broker
-        from feeds_runtime.outbox import OutboxAck
-
         configure_logging(self.name, self.settings.log_level)
         middleware = [OutboxAck(self.database.engine, self.outbox)]
         if self.settings.heartbeat_dir:
             middleware.append(WorkerHeartbeat(self.settings.heartbeat_dir))
         return configure_broker(self.settings, middleware=middleware)
 
-    def relay(self):
-        from feeds_runtime.heartbeat import Heartbeat
-        from feeds_runtime.jobs import configure_broker
-        from feeds_runtime.outbox import Relay
-
+    def relay(self) -> Relay:
         heartbeat = Heartbeat(self.settings.heartbeat_dir, "relay") if self.settings.heartbeat_dir else None
         return Relay(
             self.database.engine,

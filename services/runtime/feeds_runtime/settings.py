@@ -86,9 +86,14 @@ def load_settings(cls: type[T]) -> T:
         prefix = cls.model_config.get("env_prefix", "")
         problems = []
         for error in exc.errors():
-            field = str(error["loc"][0]) if error["loc"] else "?"
-            info = cls.model_fields.get(field)
-            name = (info.validation_alias if info and isinstance(info.validation_alias, str) else f"{prefix}{field}").upper()
+            location = str(error["loc"][0]) if error["loc"] else "?"
+            info = cls.model_fields.get(location)
+            if info is None:  # pydantic reports an aliased field by its variable name already
+                name = location.upper()
+            elif isinstance(info.validation_alias, str):
+                name = info.validation_alias
+            else:
+                name = f"{prefix}{location}".upper()
             message = error["msg"].removeprefix("Value error, ")
             problems.append(f"{name}: {message}")
         print(f"configuration error: {'; '.join(problems)}", file=sys.stderr)

@@ -137,7 +137,17 @@ def test_bad_setting_stops_with_one_clear_line(tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("configuration error:")
-    assert "DATABASE_URL" in lines[0] and "TIMELINE_GRPC_PORT" in lines[0] and "Traceback" not in result.stderr
+    assert "configuration error: DATABASE_URL:" in lines[0] and "TIMELINE_GRPC_PORT:" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_setting_is_named_by_its_variable():
+    import subprocess
+
+    result = subprocess.run(python_module("news", "server"), env={"PATH": "/usr/bin:/bin"},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "configuration error: DATABASE_URL: Field required; REDIS_URL: Field required"
 
 
 def test_reflection_lists_the_services(probe):
