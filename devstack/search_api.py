@@ -48,6 +48,8 @@ class SearchApi:
         self.max_page = max_page
         self.posts: dict[str, list[dict]] = {}
         self.failing: set[str] = set()
+        # Providers ("threads", "serp") answering 500 to every query.
+        self.failing_providers: set[str] = set()
         self.delay: dict[str, float] = {}
         self.requests: list[dict] = []
         self.lock = threading.Lock()
@@ -70,6 +72,9 @@ class SearchApi:
                 time.sleep(api.delay.get(q, 0))
                 if q in api.failing:
                     self._send(503, {"error": {"message": "unavailable", "code": 2}})
+                    return
+                if provider in api.failing_providers:
+                    self._send(500, {"error": "Internal server error"})
                     return
                 start = int(cursor) if cursor and cursor.isdigit() else 0
                 size = min(int(limit) if limit and limit.isdigit() else 20, api.max_page)
@@ -123,6 +128,7 @@ class SearchApi:
     def reset(self) -> None:
         with self.lock:
             self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
+            self.failing_providers = set()
 
     def add(self, query: str, posts: list[dict]) -> None:
         self.posts[query] = posts

@@ -1,6 +1,7 @@
 """The scout context as it runs: migrated schema, gRPC server with its watchdog, two Dramatiq worker
 processes, the outbox relay and the gateway, all real, on free ports. A local HTTP server speaks the
-Threads keyword-search API and stands in for what the search engine answers, per query."""
+Threads keyword-search API (the primary source) and SerpApi's (stage 3) and stands in for what the
+search engines answer, per query."""
 
 from __future__ import annotations
 
@@ -41,9 +42,11 @@ def threads_api() -> Iterator[ThreadsApi]:
 
 def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
     return {
-        "SCOUT_SOURCES": "threads",
+        "SCOUT_SOURCES": "threads,serp",
         "SCOUT_THREADS_ACCESS_TOKEN": "test-threads-token",
         "SCOUT_THREADS_BASE_URL": f"{threads_api.url}/v1.0",
+        "SCOUT_SERP_API_KEY": "test-serp-key",
+        "SCOUT_SERP_BASE_URL": threads_api.url,
         "SCOUT_WATCHDOG_INTERVAL_SECONDS": "0.5",
         "SCOUT_OUTBOX_REDELIVER_SECONDS": "3",
         "SCOUT_WORKER_THREADS": "2",

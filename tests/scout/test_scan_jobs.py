@@ -3,13 +3,16 @@ against a Threads-shaped HTTP server → results published at once; the job stat
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 
 import redis
 from sqlalchemy import text
 
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import grpc_serving, http_ok, python_module, wait_for
+from scout.scan.executor import scan_lock_key
 from tests.scout.conftest import JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
 
 RELEVANT = [
@@ -147,7 +150,7 @@ def test_concurrent_workers_racing_for_one_job_run_it_once(member: Member, threa
         for _ in range(3):
             c.execute(text("""INSERT INTO scout.outbox (queue_name, actor_name, args)
                               VALUES ('scout.scan', 'scout.scan_run', CAST(:args AS jsonb))"""),
-                      {"args": f'["{job_id}"]'})
+                      {"args": f'["{job_id}", "{member.id}"]'})
     # While it runs, the job's Redis lock holds the id of the worker the job records
     wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "running", "job running", timeout=30)
     worker = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
@@ -205,3 +208,152 @@ def test_a_run_whose_job_cannot_be_scheduled_becomes_failed(processes, scout_sta
     # Then the run does not stay queued: it fails, and says why
     assert run["status"] == "failed" and "scheduled" in run["error_summary"]
     assert member.ok("GET", f"/api/v1/jobs/{created['job']['id']}")["status"] == "failed"
+
+
+def test_counts_show_while_running_and_results_only_once_published(member: Member, threads_api: ThreadsApi) -> None:
+    # Given a first page of 20 (7 on topic) and slow answers, so the run is seen between stages
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 7) + off_topic_posts("a", 13) + relevant_posts("b", 3))
+    threads_api.delay[term] = 1.5
+    created = member.scan(intent="鬼滅之刃", terms=[term], target_count=20)
+    job_id, run_id = created["job"]["id"], created["run"]["id"]
+    # When stage 1 has been judged
+    wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["searched_count"] >= 20, "stage 1 judged", timeout=30)
+    job = member.ok("GET", f"/api/v1/jobs/{job_id}")
+    run = member.ok("GET", f"/api/v1/scout/runs/{run_id}")
+    # Then (stage 2 and 3 answers take 1.5 s each) the job and the run carry the current counts,
+    # and no result is visible yet
+    assert run["status"] == "running" and job["status"] == "running" and job["target_count"] == 20
+    assert (job["searched_count"], job["irrelevant_count"]) == (20, 13) and job["eligible_count"] == 7
+    assert (run["searched_count"], run["irrelevant_count"], run["eligible_count"]) == (20, 13, 7)
+    assert run["shortfall_count"] == 0 and run["shortfall_reasons"] == []
+    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["pagination"]["total"] == 0
+    final = member.wait_terminal(run_id)
+    assert final["status"] == "succeeded" and final["eligible_count"] == 10 and final["searched_count"] >= 23
+    job = member.ok("GET", f"/api/v1/jobs/{job_id}")
+    assert (job["eligible_count"], job["searched_count"]) == (10, final["searched_count"])
+
+
+def test_a_worker_that_loses_its_lock_mid_run_hands_the_job_to_a_retry(member: Member, threads_api: ThreadsApi,
+                                                                       seed: Seed, redis_namespace: str,
+                                                                       redis_url: str) -> None:
+    # Given a running scan whose requests are slow
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 4))
+    threads_api.delay[term] = 1.0
+    created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
+    job_id = created["job"]["id"]
+    wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "running", "job running", timeout=30)
+    # When its lock expires mid-run
+    assert redis.Redis.from_url(redis_url).delete(scan_lock_key(redis_namespace, job_id)) == 1
+    # Then the job is not left running: a retry takes it over and publishes the results once
+    run = member.wait_terminal(created["run"]["id"], timeout=30)
+    assert run["status"] == "succeeded" and run["eligible_count"] == 4
+    assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run["id"]) == 4
+    assert member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "succeeded"
+    assert threads_api.requests_for(term) >= 2  # the first attempt stopped, the retry asked again
+
+
+def test_a_running_job_whose_worker_is_gone_is_failed_by_the_watchdog(member: Member, seed: Seed,
+                                                                      redis_namespace: str, redis_url: str) -> None:
+    # Given two running runs untouched for an hour; only the second one's lock is still held
+    gone, held = seed.run(member.id, status="running"), seed.run(member.id, status="running")
+    with seed.engine.begin() as c:
+        c.execute(text("""UPDATE scout.jobs SET updated_at = now() - interval '1 hour', worker_id = 'w'
+                          WHERE ref_id IN (:a, :b)"""), {"a": gone, "b": held})
+    held_job = seed.count("SELECT job_id FROM scout.runs WHERE id = :r", r=held)
+    client = redis.Redis.from_url(redis_url)
+    client.set(scan_lock_key(redis_namespace, held_job), "w", ex=60)
+    try:
+        # Then the watchdog fails the one nobody holds, with a reason, and leaves the other alone
+        run = member.wait_terminal(gone, timeout=30)
+        assert run["status"] == "failed" and "worker" in run["error_summary"]
+        assert member.ok("GET", f"/api/v1/jobs/{run['job_id']}")["status"] == "failed"
+        assert member.ok("GET", f"/api/v1/scout/runs/{held}")["status"] == "running"
+    finally:
+        client.delete(scan_lock_key(redis_namespace, held_job))
+
+
+def _queue_job(seed: Seed, owner, brief: dict, *, payload_run: str | None = None,
+               message_owner=None) -> tuple[str, str]:
+    """A queued run and job as Scan writes them, and their outbox message; the payload may name
+    another run, and the message another owner."""
+    run_id, job_id = uuid.uuid4(), uuid.uuid4()
+    payload = {"run_id": payload_run or str(run_id), "brief": {
+        "theme_key": "t", "theme_label": "t", "intent": brief["intent"], "mode": "topic", "brand_id": None,
+        "terms": brief["terms"], "target_count": brief["target_count"]}}
+    with seed.engine.begin() as c:
+        c.execute(text("""INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status)
+                          VALUES (:job, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), 'queued')"""),
+                  {"job": job_id, "owner": owner, "run": run_id, "payload": json.dumps(payload)})
+        c.execute(text("""INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms,
+                              target_count, status)
+                          VALUES (:run, :owner, :job, 't', 't', :intent, 'topic', CAST(:terms AS jsonb), :target,
+                                  'queued')"""),
+                  {"run": run_id, "owner": owner, "job": job_id, "intent": brief["intent"],
+                   "terms": json.dumps(brief["terms"]), "target": brief["target_count"]})
+        c.execute(text("""INSERT INTO scout.outbox (queue_name, actor_name, args)
+                          VALUES ('scout.scan', 'scout.scan_run', CAST(:args AS jsonb))"""),
+                  {"args": json.dumps([str(job_id), str(message_owner or owner)])})
+    return str(run_id), str(job_id)
+
+
+def _acked(seed: Seed, job_id: str) -> bool:
+    return seed.count("SELECT count(*) FROM scout.outbox WHERE args ->> 0 = :j AND acked_at IS NULL", j=job_id) == 0
+
+
+def test_a_payload_naming_another_run_fails_the_job_and_publishes_nothing(member: Member, threads_api: ThreadsApi,
+                                                                         seed: Seed) -> None:
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 3))
+    run_id, job_id = _queue_job(seed, member.id, {"intent": "鬼滅之刃", "terms": [term], "target_count": 3},
+                                payload_run=str(uuid.uuid4()))
+    run = member.wait_terminal(run_id, timeout=30)
+    assert run["status"] == "failed" and "payload" in run["error_summary"]
+    assert member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "failed"
+    assert seed.count("SELECT count(*) FROM scout.posts WHERE owner_id = :o", o=member.id) == 0
+    assert threads_api.requests_for(term) == 0
+
+
+def test_a_message_naming_another_owner_runs_nothing(member: Member, other_member: Member,
+                                                     threads_api: ThreadsApi, seed: Seed) -> None:
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 3))
+    run_id, job_id = _queue_job(seed, member.id, {"intent": "鬼滅之刃", "terms": [term], "target_count": 3},
+                                message_owner=other_member.id)
+    wait_for(lambda: _acked(seed, job_id), "message handled", timeout=30)
+    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "queued"
+    assert threads_api.requests_for(term) == 0
+
+
+def test_outsourced_backend_engineer_keeps_both_concepts_through_the_job(member: Member,
+                                                                         threads_api: ThreadsApi) -> None:
+    # Given the section 9 topic, with candidates that only talk about engineers looking for work
+    term = unique_term(threads_api)
+    on_topic = ["公司找外包，需要後端工程師做 API，第{n}個專案", "後端工程師外包接案，熟 Go 與 PostgreSQL，第{n}位"]
+    general = ["工程師求職中，請問履歷怎麼寫，第{n}次", "後端工程師全職職缺，台北內湖，第{n}家", "找外包設計師做 logo 第{n}次"]
+    posts = [threads_post(f"OK{i:04d}", on_topic[i % 2].format(n=i)) for i in range(4)]
+    posts += [threads_post(f"NO{i:04d}", general[i % 3].format(n=i)) for i in range(9)]
+    threads_api.add(term, posts)
+    # When the run finishes
+    run = member.wait_terminal(member.scan(intent="外包 後端工程師", terms=[term], target_count=10)["run"]["id"])
+    # Then only posts keeping both 外包 and 後端 are results, each saying so
+    assert run["status"] == "succeeded" and run["eligible_count"] == 4 and run["irrelevant_count"] >= 9
+    results = all_results(member, run["id"])
+    assert sorted(p["canonical_id"] for p in results) == [f"OK{i:04d}" for i in range(4)]
+    assert all("外包" in p["match_reason"] and "後端" in p["match_reason"] for p in results)
+    assert run["shortfall_count"] == 6 and run["shortfall_reasons"]
+
+
+def test_one_source_failing_still_completes_the_run_with_source_unavailable(member: Member,
+                                                                            threads_api: ThreadsApi) -> None:
+    # Given a primary source short of the target and a stage-3 source answering 500
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 3))
+    threads_api.failing_providers.add("serp")
+    run = member.wait_terminal(member.scan(intent="鬼滅之刃", terms=[term], target_count=5)["run"]["id"])
+    # Then the run succeeds on the primary's results and says a source was unavailable
+    assert run["status"] == "succeeded" and run["eligible_count"] == 3
+    assert "source_unavailable" in run["shortfall_reasons"] and run["shortfall_count"] == 2
+    assert "test-serp-key" not in str(run)
+    assert len(all_results(member, run["id"])) == 3

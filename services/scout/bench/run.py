@@ -65,7 +65,7 @@ def bench_scan() -> None:
         source = DevSource(path)
 
         def scan():
-            return run_scan(brief, [source], history=set(), target=40, on_progress=lambda _: None,
+            return run_scan(brief, [source], history=set(), target=40, on_progress=lambda *_: None,
                             should_cancel=lambda: False)
 
         def fetch_only() -> int:

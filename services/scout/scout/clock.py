@@ -22,6 +22,10 @@ def known_posted_at(value: datetime | None, now: datetime) -> datetime | None:
     return value.astimezone(UTC)
 
 
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
 def judging_now(fixed: datetime | None) -> datetime:
     """The instant a scan judges recency and posting times against: the configured one, else now."""
     return fixed if fixed is not None else datetime.now(UTC)

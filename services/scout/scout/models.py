@@ -54,6 +54,10 @@ class Job(Base):
     payload: Mapped[dict] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(16))
     progress: Mapped[str] = mapped_column(Text, server_default="")
+    # Current counts of a running scan (final once the job is terminal).
+    progress_searched: Mapped[int] = mapped_column(Integer, server_default="0")
+    progress_duplicates: Mapped[int] = mapped_column(Integer, server_default="0")
+    progress_irrelevant: Mapped[int] = mapped_column(Integer, server_default="0")
     progress_eligible: Mapped[int] = mapped_column(Integer, server_default="0")
     progress_target: Mapped[int] = mapped_column(Integer, server_default="0")
     cancel_requested: Mapped[bool] = mapped_column(Boolean, server_default=sql("false"))

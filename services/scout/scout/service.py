@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from sqlalchemy import Row
 from sqlalchemy.orm import Session
@@ -13,6 +12,7 @@ from sqlalchemy.orm import Session
 from feeds_runtime import outbox
 from scout import codes
 from scout.brief import MODES, Brief, validate_theme_key
+from scout.clock import now_utc
 from scout.models import (
     POST_DRAFTED,
     POST_NEW,
@@ -55,10 +55,6 @@ def require_topic(brief: Brief) -> None:
         raise codes.invalid_brief("the intent and terms name no topic beyond words like 推薦 or 心得") from None
 
 
-def now_utc() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass
 class Listing:
     rows: list[Row]
@@ -95,7 +91,8 @@ class ScoutService:
             intent=brief.intent, mode=brief.mode, brand_id=brief.brand_id, terms=list(brief.terms),
             target_count=brief.target_count, status=QUEUED, created_at=now,
         ))
-        outbox.add(self.session, outbox_table, SCAN_QUEUE, SCAN_ACTOR, str(job_id))
+        # The job's owner travels with the message, so the worker's first query is scoped to it too.
+        outbox.add(self.session, outbox_table, SCAN_QUEUE, SCAN_ACTOR, str(job_id), str(owner))
         return self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
 
     def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:
@@ -169,7 +166,7 @@ class ScoutService:
         if deleted is None:
             raise codes.post_not_found()
         if deleted.run_id is not None:
-            self.runs.decrement_eligible(deleted.run_id)
+            self.runs.decrement_eligible(owner, deleted.run_id)
         return self._run_of(owner, deleted.run_id, deleted.theme_key)
 
     def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Row | None:
@@ -212,7 +209,7 @@ class JobService:
                 return current
             raise codes.job_terminal(current.status)
         if cancelled.status == "cancelled":
-            self.runs.finish(cancelled.ref_id, status="cancelled", from_statuses=(QUEUED,), counts=_ZERO_COUNTS,
+            self.runs.finish(owner, cancelled.ref_id, status="cancelled", from_statuses=(QUEUED,), counts=_ZERO_COUNTS,
                              shortfall_reasons=[], error_summary="", stage_timings=[], source_errors={},
                              now=cancelled.completed_at)
         return cancelled

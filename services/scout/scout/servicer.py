@@ -66,6 +66,8 @@ def job_message(row: Row) -> pb.Job:
     return pb.Job(
         id=str(row.id), template_type=row.template_type, ref_id=str(row.ref_id), status=row.status,
         progress=row.progress, eligible_count=row.progress_eligible, target_count=row.progress_target,
+        searched_count=row.progress_searched, duplicate_count=row.progress_duplicates,
+        irrelevant_count=row.progress_irrelevant,
         error_summary=row.error_summary, cancel_requested=row.cancel_requested, created_at=to_ns(row.created_at),
         started_at=to_ns(row.started_at), completed_at=to_ns(row.completed_at), updated_at=to_ns(row.updated_at),
     )

@@ -9,7 +9,7 @@ import dramatiq
 import redis
 
 from scout.app import SERVICE
-from scout.scan.executor import ScanExecution
+from scout.scan.executor import ScanExecution, scan_lock_key
 from scout.service import SCAN_ACTOR, SCAN_QUEUE
 
 
@@ -26,11 +26,12 @@ def _sources():
 
 @dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_ACTOR, max_retries=5, min_backoff=500, max_backoff=10_000,
                 time_limit=15 * 60 * 1000)
-def scan_run(job_id: str) -> None:
-    """Run one scan job. A redelivered or duplicate message finds the job finished (no-op) or
-    locked by another worker (retried later, so the outbox row is acknowledged only once done)."""
+def scan_run(job_id: str, owner_id: str) -> None:
+    """Run one scan job of `owner_id`. A redelivered or duplicate message finds the job finished
+    (no-op) or locked by another worker (retried later, so the outbox row is acknowledged only once
+    done); a worker that lost its lock fails the message too, so a retry takes the job over."""
     settings = SERVICE.settings
     ScanExecution(
-        SERVICE.database, _redis(), f"{settings.redis_namespace}:scout:scan-lock:{job_id}",
-        settings.scan_lock_seconds, _sources, uuid.UUID(job_id), settings.scan_now,
+        SERVICE.database, _redis(), scan_lock_key(settings.redis_namespace, job_id), settings.scan_lock_seconds,
+        _sources, uuid.UUID(job_id), uuid.UUID(owner_id), settings.scan_now,
     ).execute()

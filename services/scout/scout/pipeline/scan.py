@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -126,7 +126,7 @@ class _Stage:
 
 class _Run:
     def __init__(self, brief: BriefLike, sources: Sequence[SearchSource], history: set[str], target: int,
-                 on_progress: Callable[[str], None], should_cancel: Callable[[], bool], now: datetime) -> None:
+                 on_progress: Callable[[str, ScanCounts], None], should_cancel: Callable[[], bool], now: datetime) -> None:
         self.brief = brief
         self.sources = list(sources)
         self.history = history
@@ -144,6 +144,12 @@ class _Run:
         self.failed: dict[str, str] = {}
         self.answered: set[str] = set()
         self.limit_hit = False
+
+    def report(self, step: str, *, with_eligible: bool = True) -> None:
+        """A progress step with the counts so far; eligible never above the target it is shown against."""
+        eligible = min(len(self.accepted), self.target)
+        summary = f"{step}: {eligible}/{self.target} eligible" if with_eligible else step
+        self.on_progress(summary, replace(self.counts, eligible=eligible))
 
     def done(self) -> bool:
         return len(self.accepted) >= self.target or self.limit_hit
@@ -227,7 +233,7 @@ class _Run:
             if self.done():
                 break
             started = time.perf_counter()
-            self.on_progress(f"{stage.name} search: {len(self.accepted)}/{self.target} eligible")
+            self.report(f"{stage.name} search")
             for source, query, follow in stage.requests:
                 if self.should_cancel():
                     raise ScanCancelled()
@@ -235,7 +241,7 @@ class _Run:
                 if self.done():
                     break
             stage_ms[stage.name] = round((time.perf_counter() - started) * 1000, 3)
-            self.on_progress(f"filter and dedup after {stage.name}: {len(self.accepted)}/{self.target} eligible")
+            self.report(f"filter and dedup after {stage.name}")
         if self.should_cancel():
             raise ScanCancelled()
         if not self.answered:
@@ -279,7 +285,7 @@ def run_scan(
     *,
     history: set[str],
     target: int,
-    on_progress: Callable[[str], None],
+    on_progress: Callable[[str, ScanCounts], None],
     should_cancel: Callable[[], bool],
     now: datetime | None = None,
 ) -> ScanOutcome:
@@ -287,10 +293,11 @@ def run_scan(
 
     `sources` are ordered: the first is primary, the second (if any) the stage-3 source.
     `history` holds the canonical ids the owner has already been shown in retained runs.
+    `on_progress(summary, counts)` is called at each step with the counts so far.
     Raises ScanCancelled, AllSourcesUnavailable, or NoTopicEvidence for a brief with no topic.
     """
     if not sources:
         raise AllSourcesUnavailable("no search source is configured")
-    on_progress("preparing sources")
     run = _Run(brief, sources, history, target, on_progress, should_cancel, now or datetime.now(UTC))
+    run.report("preparing sources", with_eligible=False)
     return run.run()

@@ -1,5 +1,6 @@
-"""Queries on scout.jobs. Every status change is one UPDATE guarded by the current status; the
-worker's updates also name the worker, so a worker that lost its lock cannot write."""
+"""Queries on scout.jobs. Every query names the job's owner; every status change is one UPDATE
+guarded by the current status; the worker's updates also name the worker, so a worker that lost
+its lock cannot write."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from sqlalchemy.orm import Session
 
 from scout.models import ACTIVE_STATUSES, Job
 
-_COLUMNS = """id, owner_id, template_type, ref_id, payload, status, progress, progress_eligible, progress_target,
-              cancel_requested, worker_id, error_summary, created_at, started_at, completed_at, updated_at"""
+_COLUMNS = """id, owner_id, template_type, ref_id, payload, status, progress, progress_searched, progress_duplicates,
+              progress_irrelevant, progress_eligible, progress_target, cancel_requested, worker_id, error_summary,
+              created_at, started_at, completed_at, updated_at"""
 
 
 class JobRepository:
@@ -42,60 +44,76 @@ class JobRepository:
 
     # The worker's side.
 
-    def claim(self, job_id: uuid.UUID, worker_id: str, now: datetime) -> Row | None:
+    def claim(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, now: datetime) -> Row | None:
         """queued → running for this worker. A job already running lost its previous worker (this
         worker holds the job's lock now), so it is taken over and run again from the start: nothing
         of the earlier attempt was published."""
         return self.session.execute(
             text(f"""UPDATE scout.jobs SET status = 'running', worker_id = :worker, updated_at = :now,
                          started_at = coalesce(started_at, :now), progress = 'preparing sources'
-                     WHERE id = :id AND status = ANY(:active)
+                     WHERE id = :id AND owner_id = :owner AND status = ANY(:active)
                      RETURNING {_COLUMNS}"""),
-            {"id": job_id, "worker": worker_id, "now": now, "active": list(ACTIVE_STATUSES)},
+            {"id": job_id, "owner": owner, "worker": worker_id, "now": now, "active": list(ACTIVE_STATUSES)},
         ).one_or_none()
 
-    def progress(self, job_id: uuid.UUID, worker_id: str, summary: str, eligible: int | None, target: int,
-                 now: datetime) -> bool:
+    def progress(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, summary: str, counts: dict[str, int],
+                 target: int, now: datetime) -> bool:
+        """The summary and current counts; False when the job is no longer this worker's running job."""
         return self.session.execute(
             text("""UPDATE scout.jobs SET progress = :summary, progress_target = :target, updated_at = :now,
-                        progress_eligible = coalesce(:eligible, progress_eligible)
-                    WHERE id = :id AND status = 'running' AND worker_id = :worker RETURNING id"""),
-            {"id": job_id, "worker": worker_id, "summary": summary[:500], "eligible": eligible, "target": target,
-             "now": now},
+                        progress_searched = :searched, progress_duplicates = :duplicates,
+                        progress_irrelevant = :irrelevant, progress_eligible = :eligible
+                    WHERE id = :id AND owner_id = :owner AND status = 'running' AND worker_id = :worker
+                    RETURNING id"""),
+            {"id": job_id, "owner": owner, "worker": worker_id, "summary": summary[:500], "target": target,
+             "now": now, **counts},
         ).first() is not None
 
-    def cancel_requested(self, job_id: uuid.UUID) -> bool:
+    def cancel_requested(self, owner: uuid.UUID, job_id: uuid.UUID) -> bool:
         return bool(self.session.execute(
-            text("SELECT cancel_requested FROM scout.jobs WHERE id = :id"), {"id": job_id}
+            text("SELECT cancel_requested FROM scout.jobs WHERE id = :id AND owner_id = :owner"),
+            {"id": job_id, "owner": owner},
         ).scalar_one_or_none())
 
-    def finish(self, job_id: uuid.UUID, worker_id: str, status: str, progress: str, eligible: int,
-               now: datetime, *, unless_cancel_requested: bool) -> bool:
+    def finish(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, status: str, progress: str,
+               counts: dict[str, int], now: datetime, *, unless_cancel_requested: bool) -> bool:
         """running → a terminal status, only by the worker that holds the job."""
         guard = " AND NOT cancel_requested" if unless_cancel_requested else ""
         return self.session.execute(
-            text(f"""UPDATE scout.jobs SET status = :status, progress = :progress, progress_eligible = :eligible,
-                         completed_at = :now, updated_at = :now
-                     WHERE id = :id AND status = 'running' AND worker_id = :worker{guard} RETURNING id"""),
-            {"id": job_id, "worker": worker_id, "status": status, "progress": progress, "eligible": eligible,
-             "now": now},
+            text(f"""UPDATE scout.jobs SET status = :status, progress = :progress, progress_searched = :searched,
+                         progress_duplicates = :duplicates, progress_irrelevant = :irrelevant,
+                         progress_eligible = :eligible, completed_at = :now, updated_at = :now
+                     WHERE id = :id AND owner_id = :owner AND status = 'running' AND worker_id = :worker{guard}
+                     RETURNING id"""),
+            {"id": job_id, "owner": owner, "worker": worker_id, "status": status, "progress": progress, "now": now,
+             **counts},
         ).first() is not None
 
-    def fail(self, job_id: uuid.UUID, summary: str, now: datetime) -> Row | None:
+    def fail(self, owner: uuid.UUID, job_id: uuid.UUID, summary: str, now: datetime) -> Row | None:
         """queued/running → failed; a cancelled or finished job is left as it is."""
         return self.session.execute(
             text("""UPDATE scout.jobs SET status = 'failed', error_summary = :summary, progress = 'failed',
                         completed_at = :now, updated_at = :now
-                    WHERE id = :id AND status = ANY(:active) RETURNING ref_id"""),
-            {"id": job_id, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},
+                    WHERE id = :id AND owner_id = :owner AND status = ANY(:active) RETURNING ref_id"""),
+            {"id": job_id, "owner": owner, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},
         ).one_or_none()
 
+    def stalled(self, *, stale_seconds: float, limit: int = 100) -> list[Row]:
+        """Running jobs no worker has touched for `stale_seconds` (id, owner_id); the caller checks
+        that no worker holds their lock before failing them."""
+        return self.session.execute(
+            text("""SELECT id, owner_id FROM scout.jobs
+                    WHERE status = 'running' AND updated_at < now() - make_interval(secs => :stale)
+                    ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED"""),
+            {"stale": stale_seconds, "limit": limit},
+        ).all()
+
     def unschedulable(self, *, queued_timeout: float, redeliver_seconds: float, max_attempts: int,
-                      actor_name: str, limit: int = 100) -> list[uuid.UUID]:
+                      actor_name: str, limit: int = 100) -> list[Row]:
         """Jobs that will never run: queued past the scheduling timeout, or whose outbox row used up
         its delivery attempts without an acknowledgement and no worker has touched since."""
-        return list(self.session.execute(
-            text("""SELECT j.id FROM scout.jobs j
+        return self.session.execute(
+            text("""SELECT j.id, j.owner_id FROM scout.jobs j
                     WHERE j.status = ANY(:active) AND (
                         (j.status = 'queued' AND j.created_at < now() - make_interval(secs => :queued_timeout))
                         OR (j.updated_at < now() - make_interval(secs => :redeliver) AND EXISTS (
@@ -107,4 +125,4 @@ class JobRepository:
                     FOR UPDATE SKIP LOCKED"""),
             {"active": list(ACTIVE_STATUSES), "queued_timeout": queued_timeout, "redeliver": redeliver_seconds,
              "max_attempts": max_attempts, "actor": actor_name, "limit": limit},
-        ).scalars())
+        ).all()

@@ -129,21 +129,34 @@ class RunRepository:
             {"owner": owner, "key": theme_key, "terminal": list(TERMINAL_STATUSES)},
         ).all())
 
-    def decrement_eligible(self, run_id: uuid.UUID) -> None:
+    def decrement_eligible(self, owner: uuid.UUID, run_id: uuid.UUID) -> None:
         self.session.execute(
-            text("UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0) WHERE id = :id"), {"id": run_id}
+            text("""UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0)
+                    WHERE id = :id AND owner_id = :owner"""),
+            {"id": run_id, "owner": owner},
         )
 
-    # Transitions used by the scan job; each is guarded by the current status.
+    # Transitions used by the scan job; each names the job's owner and is guarded by the current status.
 
-    def start(self, run_id: uuid.UUID) -> bool:
+    def start(self, owner: uuid.UUID, run_id: uuid.UUID) -> bool:
+        """queued → running; the counts start from zero again when a stalled attempt is taken over."""
         return self.session.execute(
-            text("""UPDATE scout.runs SET status = 'running', started_at = coalesce(started_at, now())
-                    WHERE id = :id AND status = ANY(:active) RETURNING id"""),
-            {"id": run_id, "active": list(ACTIVE_STATUSES)},
+            text("""UPDATE scout.runs SET status = 'running', started_at = coalesce(started_at, now()),
+                        searched_count = 0, duplicate_count = 0, irrelevant_count = 0, eligible_count = 0
+                    WHERE id = :id AND owner_id = :owner AND status = ANY(:active) RETURNING id"""),
+            {"id": run_id, "owner": owner, "active": list(ACTIVE_STATUSES)},
         ).first() is not None
 
-    def finish(self, run_id: uuid.UUID, *, status: str, from_statuses: tuple[str, ...], counts: dict,
+    def progress(self, owner: uuid.UUID, run_id: uuid.UUID, counts: dict[str, int]) -> None:
+        """The current counts of a running run (flow E shows them; its results stay unpublished)."""
+        self.session.execute(
+            text("""UPDATE scout.runs SET searched_count = :searched, duplicate_count = :duplicates,
+                        irrelevant_count = :irrelevant, eligible_count = :eligible
+                    WHERE id = :id AND owner_id = :owner AND status = 'running'"""),
+            {"id": run_id, "owner": owner, **counts},
+        )
+
+    def finish(self, owner: uuid.UUID, run_id: uuid.UUID, *, status: str, from_statuses: tuple[str, ...], counts: dict,
                shortfall_reasons: list[str], error_summary: str, stage_timings: list, source_errors: dict,
                now: datetime) -> bool:
         return self.session.execute(
@@ -151,8 +164,8 @@ class RunRepository:
                         irrelevant_count = :irrelevant, eligible_count = :eligible, shortfall_reasons = :reasons,
                         error_summary = :error, stage_timings = CAST(:timings AS jsonb),
                         source_errors = CAST(:source_errors AS jsonb), completed_at = :now
-                    WHERE id = :id AND status = ANY(:from_statuses) RETURNING id"""),
-            {"id": run_id, "status": status, "from_statuses": list(from_statuses), "reasons": shortfall_reasons,
+                    WHERE id = :id AND owner_id = :owner AND status = ANY(:from_statuses) RETURNING id"""),
+            {"id": run_id, "owner": owner, "status": status, "from_statuses": list(from_statuses), "reasons": shortfall_reasons,
              "error": error_summary, "timings": _json(stage_timings), "source_errors": _json(source_errors),
              "now": now, **counts},
         ).first() is not None

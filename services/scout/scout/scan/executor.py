@@ -2,15 +2,18 @@
 
 Claim with a Redis lock whose value is the worker id and a guarded queued → running update; check
 that the immutable payload names the job's run; run the staged pipeline, reporting progress and
-honouring cancellation between stages; then publish every result and the final counts in one
-transaction with the run's and job's terminal updates, or fail the run with nothing published.
+counts and honouring cancellation between stages; then publish every result and the final counts
+in one transaction with the run's and job's terminal updates, or fail the run with nothing published.
+
+Every query names the job's owner, as the claimed job records it. A worker whose lock expired
+raises LockLost, so the message is retried and the next attempt (holding the lock) takes the job
+over from the start; a worker whose job was taken over or ended meanwhile stops without writing.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 import socket
 import threading
 import uuid
@@ -22,20 +25,16 @@ import redis
 from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
-from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, run_scan
+from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, ScanCounts, run_scan
 from scout.brief import Brief
-from scout.clock import judging_now, known_posted_at
+from scout.clock import judging_now, known_posted_at, now_utc
 from scout.models import QUEUED, RUNNING, SUCCEEDED
 from scout.repositories.jobs import JobRepository
 from scout.repositories.posts import PostRepository
 from scout.repositories.runs import RunRepository
 from scout.scan.transitions import Diagnostics, cancel_running, fail_job
-from scout.service import now_utc
 
 log = logging.getLogger("scout.scan")
-
-# Progress summaries say "… 7/20 eligible"; the job record keeps the number too.
-_ELIGIBLE = re.compile(r"(\d+)/\d+ eligible")
 
 PAYLOAD_MISMATCH = "the job payload does not name the job's run"
 PIPELINE_FAILED = "the search pipeline could not complete"
@@ -51,7 +50,16 @@ class _NotPublished(Exception):
 
 
 class LockLost(Exception):
-    """This worker's lock expired and may belong to another worker now: stop without writing."""
+    """This worker's lock expired and may belong to another worker now: stop without writing, and
+    fail the message so it is retried and the job cannot be left running with nobody on it."""
+
+
+class _JobLost(Exception):
+    """The job is no longer this worker's running job (taken over, or ended): stop without writing."""
+
+
+def scan_lock_key(namespace: str, job_id: uuid.UUID | str) -> str:
+    return f"{namespace}:scout:scan-lock:{job_id}"
 
 
 def worker_id() -> str:
@@ -60,10 +68,12 @@ def worker_id() -> str:
 
 class ScanExecution:
     def __init__(self, database: Database, redis_client: redis.Redis, lock_key: str, lock_seconds: float,
-                 sources_factory: Callable[[], Any], job_id: uuid.UUID, scan_now: datetime | None) -> None:
+                 sources_factory: Callable[[], Any], job_id: uuid.UUID, owner: uuid.UUID,
+                 scan_now: datetime | None) -> None:
         self.database = database
         self.scan_now = scan_now
         self.job_id = job_id
+        self.owner = owner
         self.worker = worker_id()
         self.sources_factory = sources_factory
         self.lock = redis_client.lock(lock_key, timeout=lock_seconds, blocking=False)
@@ -81,16 +91,16 @@ class ScanExecution:
 
     def _execute(self) -> None:
         with self.database.transaction() as session:
-            job = JobRepository(session).claim(self.job_id, self.worker, now_utc())
+            job = JobRepository(session).claim(self.owner, self.job_id, self.worker, now_utc())
             if job is None:
                 return  # unknown, cancelled or already finished: nothing to do, the message is done
             if job.payload.get("run_id") != str(job.ref_id):
-                fail_job(session, job.id, PAYLOAD_MISMATCH, now_utc())
+                fail_job(session, self.owner, job.id, PAYLOAD_MISMATCH, now_utc())
                 log.error("payload run id differs from the job reference", extra={"job_id": str(job.id)})
                 return
-            RunRepository(session).start(job.ref_id)
-            history = PostRepository(session).history(job.owner_id)
-        self.run_id, self.owner = job.ref_id, job.owner_id
+            RunRepository(session).start(self.owner, job.ref_id)
+            history = PostRepository(session).history(self.owner)
+        self.run_id = job.ref_id
         self.brief = Brief.from_json(job.payload["brief"])
         self.cancel_seen = False
         self.judged_at = judging_now(self.scan_now)
@@ -106,7 +116,10 @@ class ScanExecution:
             self._cancel(diagnostics)
             return
         except LockLost:
-            log.warning("scan lock lost; leaving the job to its new holder", extra={"job_id": str(self.job_id)})
+            log.warning("scan lock lost; the job is retried", extra={"job_id": str(self.job_id)})
+            raise
+        except _JobLost:
+            log.warning("scan job taken over or ended; stopping", extra={"job_id": str(self.job_id)})
             return
         except Exception as error:
             if self.cancel_seen or self._should_cancel():
@@ -115,13 +128,17 @@ class ScanExecution:
             summary = ALL_SOURCES_DOWN if isinstance(error, AllSourcesUnavailable) else PIPELINE_FAILED
             log.warning("scan failed", extra={"job_id": str(self.job_id), "error": type(error).__name__})
             with self.database.transaction() as session:
-                fail_job(session, self.job_id, summary, now_utc(), diagnostics)
+                fail_job(session, self.owner, self.job_id, summary, now_utc(), diagnostics)
             return
-        if self.cancel_seen or self._should_cancel():
-            self._cancel(diagnostics)
+        try:
+            if self.cancel_seen or self._should_cancel():
+                self._cancel(diagnostics)
+                return
+            self._progress(f"publishing results: {diagnostics.eligible}/{self.brief.target_count} eligible",
+                           outcome.counts)
+        except _JobLost:
             return
-        self._progress(f"publishing results ({diagnostics.eligible}/{self.brief.target_count} eligible)",
-                       diagnostics.eligible)
+        log.info("scan judged", extra={"job_id": str(self.job_id), "rejections": dict(outcome.rejections)})
         self._publish(outcome, diagnostics)
 
     def _renew_lock(self) -> None:
@@ -130,23 +147,25 @@ class ScanExecution:
         except LockError:
             raise LockLost(str(self.job_id)) from None
 
-    def _progress(self, summary: str, eligible: int | None = None) -> None:
+    def _progress(self, summary: str, counts: ScanCounts) -> None:
+        """The job's summary and counts, and the run's current counts, in one transaction."""
         self._renew_lock()
-        if eligible is None and (match := _ELIGIBLE.search(summary)):
-            eligible = int(match.group(1))
+        values = progress_counts(counts)
         with self.database.transaction() as session:
-            JobRepository(session).progress(self.job_id, self.worker, summary, eligible, self.brief.target_count,
-                                            now_utc())
+            if not JobRepository(session).progress(self.owner, self.job_id, self.worker, summary, values,
+                                                   self.brief.target_count, now_utc()):
+                raise _JobLost(str(self.job_id))
+            RunRepository(session).progress(self.owner, self.run_id, values)
 
     def _should_cancel(self) -> bool:
         self._renew_lock()
         with self.database.transaction() as session:
-            self.cancel_seen = self.cancel_seen or JobRepository(session).cancel_requested(self.job_id)
+            self.cancel_seen = self.cancel_seen or JobRepository(session).cancel_requested(self.owner, self.job_id)
         return self.cancel_seen
 
     def _cancel(self, diagnostics: Diagnostics) -> None:
         with self.database.transaction() as session:
-            cancel_running(session, self.job_id, self.run_id, self.worker, now_utc(), diagnostics)
+            cancel_running(session, self.owner, self.job_id, self.run_id, self.worker, now_utc(), diagnostics)
 
     def _publish(self, outcome: Any, diagnostics: Diagnostics) -> None:
         """Results, counts and both terminal states in one transaction: all visible or none."""
@@ -181,15 +200,21 @@ class ScanExecution:
             if diagnostics.eligible >= self.brief.target_count:
                 reasons = []
             published = RunRepository(session).finish(
-                self.run_id, status=SUCCEEDED, from_statuses=(RUNNING, QUEUED), counts=diagnostics.counts(),
+                self.owner, self.run_id, status=SUCCEEDED, from_statuses=(RUNNING, QUEUED), counts=diagnostics.counts(),
                 shortfall_reasons=reasons, error_summary="", stage_timings=diagnostics.stage_timings,
                 source_errors=diagnostics.source_errors, now=now,
             ) and JobRepository(session).finish(
-                self.job_id, self.worker, SUCCEEDED, f"done ({diagnostics.eligible}/{self.brief.target_count} eligible)",
-                diagnostics.eligible, now, unless_cancel_requested=True,
+                self.owner, self.job_id, self.worker, SUCCEEDED,
+                f"done: {diagnostics.eligible}/{self.brief.target_count} eligible", diagnostics.counts(), now,
+                unless_cancel_requested=True,
             )
             if not published:
                 raise _NotPublished  # rolls the results back with the transaction
+
+
+def progress_counts(counts: ScanCounts) -> dict[str, int]:
+    return {"searched": counts.raw, "duplicates": counts.duplicates, "irrelevant": counts.rejected,
+            "eligible": counts.eligible}
 
 
 def diagnostics_of(outcome: Any) -> Diagnostics:

@@ -31,30 +31,31 @@ class Diagnostics:
                 "eligible": self.eligible}
 
 
-def fail_job(session: Session, job_id: uuid.UUID, summary: str, now: datetime,
+def fail_job(session: Session, owner: uuid.UUID, job_id: uuid.UUID, summary: str, now: datetime,
              diagnostics: Diagnostics | None = None) -> bool:
     """queued/running → failed for the job and its run; the run keeps its diagnostics and shows no results."""
-    failed = JobRepository(session).fail(job_id, summary, now)
+    failed = JobRepository(session).fail(owner, job_id, summary, now)
     if failed is None:
         return False
     d = diagnostics or Diagnostics()
     # A failed run publishes nothing, so nothing is eligible.
     counts = {**d.counts(), "eligible": 0}
     RunRepository(session).finish(
-        failed.ref_id, status=FAILED, from_statuses=ACTIVE_STATUSES, counts=counts, shortfall_reasons=[],
+        owner, failed.ref_id, status=FAILED, from_statuses=ACTIVE_STATUSES, counts=counts, shortfall_reasons=[],
         error_summary=summary, stage_timings=d.stage_timings, source_errors=d.source_errors, now=now,
     )
     return True
 
 
-def cancel_running(session: Session, job_id: uuid.UUID, run_id: uuid.UUID, worker_id: str, now: datetime,
-                   diagnostics: Diagnostics) -> bool:
+def cancel_running(session: Session, owner: uuid.UUID, job_id: uuid.UUID, run_id: uuid.UUID, worker_id: str,
+                   now: datetime, diagnostics: Diagnostics) -> bool:
     """running → cancelled once the worker has seen the cancellation; nothing is published."""
-    if not JobRepository(session).finish(job_id, worker_id, CANCELLED, "cancelled", 0, now,
+    counts = {**diagnostics.counts(), "eligible": 0}
+    if not JobRepository(session).finish(owner, job_id, worker_id, CANCELLED, "cancelled", counts, now,
                                          unless_cancel_requested=False):
         return False
     RunRepository(session).finish(
-        run_id, status=CANCELLED, from_statuses=ACTIVE_STATUSES, counts={**diagnostics.counts(), "eligible": 0},
+        owner, run_id, status=CANCELLED, from_statuses=ACTIVE_STATUSES, counts=counts,
         shortfall_reasons=[], error_summary="", stage_timings=diagnostics.stage_timings,
         source_errors=diagnostics.source_errors, now=now,
     )

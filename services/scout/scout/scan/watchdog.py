@@ -1,5 +1,5 @@
-"""Scheduling watchdog, run by the scout server: a run whose job cannot be scheduled becomes failed
-instead of staying queued forever.
+"""Scheduling watchdog, run by the scout server: a run whose job cannot be scheduled, or whose
+worker went away, becomes failed instead of staying queued or running forever.
 
 The run, its job and the outbox row are written in one transaction, so a scan that was accepted is
 always durably scheduled. "Cannot be scheduled" is therefore what is left: the job is still queued
@@ -12,40 +12,51 @@ from __future__ import annotations
 import logging
 import threading
 
+import redis
+
 from feeds_runtime.db import Database
+from scout.clock import now_utc
 from scout.repositories.jobs import JobRepository
+from scout.scan.executor import scan_lock_key
 from scout.scan.transitions import fail_job
-from scout.service import SCAN_ACTOR, now_utc
+from scout.service import SCAN_ACTOR
 from scout.settings import ScoutSettings
 
 log = logging.getLogger("scout.watchdog")
 
 UNSCHEDULABLE = "the scan job could not be scheduled"
+WORKER_LOST = "the scan worker stopped before the run finished"
+STALL_LOCK_PERIODS = 3
 
 
-def sweep(database: Database, settings: ScoutSettings) -> int:
+def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis) -> int:
     with database.transaction() as session:
-        job_ids = JobRepository(session).unschedulable(
+        jobs = JobRepository(session)
+        now = now_utc()
+        unschedulable = jobs.unschedulable(
             queued_timeout=settings.schedule_timeout_seconds,
             redeliver_seconds=settings.outbox_redeliver_seconds,
             max_attempts=settings.outbox_max_attempts,
             actor_name=SCAN_ACTOR,
         )
-        now = now_utc()
-        failed = sum(fail_job(session, job_id, UNSCHEDULABLE, now) for job_id in job_ids)
-    if failed:
-        log.warning("failed unschedulable scan jobs", extra={"count": failed})
-    return failed
+        failed = sum(fail_job(session, job.owner_id, job.id, UNSCHEDULABLE, now) for job in unschedulable)
+        stalled = [job for job in jobs.stalled(stale_seconds=STALL_LOCK_PERIODS * settings.scan_lock_seconds)
+                   if not redis_client.exists(scan_lock_key(settings.redis_namespace, job.id))]
+        lost = sum(fail_job(session, job.owner_id, job.id, WORKER_LOST, now) for job in stalled)
+    if failed or lost:
+        log.warning("failed scan jobs", extra={"unschedulable": failed, "worker_lost": lost})
+    return failed + lost
 
 
 def start(database: Database, settings: ScoutSettings) -> threading.Event:
     """Sweep every `watchdog_interval_seconds` in a daemon thread until the returned event is set."""
     stop = threading.Event()
+    redis_client = redis.Redis.from_url(settings.redis_url)
 
     def loop() -> None:
         while not stop.wait(settings.watchdog_interval_seconds):
             try:
-                sweep(database, settings)
+                sweep(database, settings, redis_client)
             except Exception:  # the database being away is a state, not a reason to stop watching
                 log.warning("watchdog sweep failed", exc_info=True)
 

@@ -54,7 +54,7 @@ class ScriptedSource:
 
 def scan(brief, sources, *, history=None, target=20, cancel=lambda: False, progress=None):
     return run_scan(brief, sources, history=history or set(), target=target,
-                    on_progress=progress if progress is not None else (lambda _m: None),
+                    on_progress=progress if progress is not None else (lambda *_: None),
                     should_cancel=cancel, now=NOW)
 
 
@@ -192,10 +192,16 @@ def test_equal_scores_put_known_times_first_newest_first():
     assert [r[2] for r in ordered] == ["z", "a", "b", "c"]
 
 
-def test_progress_names_the_stages():
-    messages = []
-    primary = ScriptedSource("primary", {"颱風假": [[on_topic("P0000001")]]})
-    scan(Brief("颱風假", ("颱風假",)), [primary], target=1, progress=messages.append)
-    assert messages[0] == "preparing sources"
+def test_progress_names_the_stages_and_carries_the_counts_so_far():
+    steps = []
+    page = [on_topic("P0000001"), on_topic("P0000001", host="threads.net"), off_topic("P0000002"),
+            on_topic("P0000003")]
+    primary = ScriptedSource("primary", {"颱風假": [page]})
+    scan(Brief("颱風假", ("颱風假",)), [primary], target=1, progress=lambda summary, counts: steps.append((summary, counts)))
+    messages = [m for m, _c in steps]
+    assert messages[0] == "preparing sources" and steps[0][1].raw == 0
     assert any(m.startswith("stage 1 search") for m in messages)
-    assert any(m.startswith("filter and dedup") and "1/1" in m for m in messages)
+    summary, counts = next(s for s in steps if s[0].startswith("filter and dedup"))
+    assert "1/1" in summary
+    # the whole page was judged; eligible is shown against the target, never above it
+    assert (counts.raw, counts.duplicates, counts.rejected, counts.eligible) == (4, 1, 1, 1)

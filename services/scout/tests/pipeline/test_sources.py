@@ -160,13 +160,13 @@ def test_run_completes_on_the_other_source_and_fails_when_both_are_down(provider
     brief = type("Brief", (), {"intent": "颱風假", "terms": ("颱風假",), "mode": "topic"})()
     caplog.set_level(logging.DEBUG)
     outcome = run_scan(brief, [threads(provider), serp(provider)], history=set(), target=5,
-                       on_progress=lambda _m: None, should_cancel=lambda: False)
+                       on_progress=lambda *_: None, should_cancel=lambda: False)
     assert [p.canonical_id for p in outcome.posts] == ["C8xYz12AbCd"]
     assert SOURCE_UNAVAILABLE in outcome.shortfall_reasons and outcome.source_errors == {"threads": "threads: HTTP 429"}
     provider.reply("/search.json", 502, "bad gateway")
     with pytest.raises(AllSourcesUnavailable):
         run_scan(brief, [threads(provider), serp(provider)], history=set(), target=5,
-                 on_progress=lambda _m: None, should_cancel=lambda: False)
+                 on_progress=lambda *_: None, should_cancel=lambda: False)
     assert THREADS_TOKEN not in caplog.text and SERP_KEY not in caplog.text
 
 
@@ -199,6 +199,6 @@ def test_dev_corpus_is_searched_lexically_and_deterministically():
     assert second.candidates and not {c.url for c in first.candidates} & {c.url for c in second.candidates}
     assert source.search("zzqx", limit=20).candidates == []
     brief = type("Brief", (), {"intent": "鬼滅之刃", "terms": ("鬼滅之刃", "鬼滅 心得"), "mode": "topic"})()
-    outcome = run_scan(brief, [source], history=set(), target=8, on_progress=lambda _m: None,
+    outcome = run_scan(brief, [source], history=set(), target=8, on_progress=lambda *_: None,
                        should_cancel=lambda: False)
     assert len(outcome.posts) == 8 and all("鬼滅" in p.text for p in outcome.posts)
