@@ -69,8 +69,11 @@ class FeedReader {
     this.api = api;
     this.me = me; // member id or null for a guest
     this.kind = me ? "subscriptions" : "global";
-    this.categoryId = null;
+    this.category = null; // {id, title}: the category of the post the filter was chosen from
     this.cursor = null;
+    // Every switch of tab or filter starts a new generation; a response of an older one is dropped.
+    this.generation = 0;
+    this.loading = false;
     this.subscriptions = new Map(); // "Author:<id>" / "Company:<id>" → subscription id
     this.items = [];
   }
@@ -79,8 +82,14 @@ class FeedReader {
     $("tab-subscriptions").hidden = !this.me;
     $("tab-subscriptions").addEventListener("click", () => this.show("subscriptions"));
     $("tab-global").addEventListener("click", () => this.show("global"));
-    $("browse-global").addEventListener("click", () => this.show("global"));
-    $("clear-category").addEventListener("click", () => this.filter(null));
+    $("browse-global").addEventListener("click", async () => {
+      await this.show("global");
+      $("tab-global").focus();
+    });
+    $("clear-category").addEventListener("click", async () => {
+      await this.filter(null);
+      $("feed-heading").focus();
+    });
     $("more").addEventListener("click", () => this.loadMore());
     if (this.me) {
       try {
@@ -98,28 +107,43 @@ class FeedReader {
     this.kind = kind;
     $("tab-subscriptions").setAttribute("aria-pressed", String(kind === "subscriptions"));
     $("tab-global").setAttribute("aria-pressed", String(kind === "global"));
+    this.generation += 1;
+    this.loading = false;
     this.items = [];
     this.cursor = null;
+    $("more").hidden = true;
     $("feed").replaceChildren();
     await this.loadMore();
   }
 
-  async filter(categoryId) {
-    this.categoryId = categoryId;
-    $("category-filter").hidden = !categoryId;
-    $("category-filter-text").textContent = categoryId ? `分類篩選：${categoryId.slice(0, 8)}` : "";
+  // There is no category-name API: the filter names its category by the post it was chosen from.
+  async filter(category) {
+    this.category = category;
+    $("category-filter").hidden = !category;
+    $("category-filter-source").textContent = category ? `與「${category.title}」同分類` : "";
+    $("category-filter-id").textContent = category ? category.id : "";
     await this.show(this.kind);
   }
 
   async loadMore() {
+    if (this.loading) return; // one page at a time; "more" is disabled meanwhile
+    const generation = this.generation;
+    this.loading = true;
+    $("more").disabled = true;
     $("feed-message").textContent = "";
     let body;
     try {
-      body = await this.api.feed(this.kind, { cursor: this.cursor, categoryId: this.categoryId });
+      body = await this.api.feed(this.kind, { cursor: this.cursor, categoryId: this.category && this.category.id });
     } catch (error) {
-      $("feed-message").textContent = problemText(error);
+      if (generation === this.generation) $("feed-message").textContent = problemText(error);
       return;
+    } finally {
+      if (generation === this.generation) {
+        this.loading = false;
+        $("more").disabled = false;
+      }
     }
+    if (generation !== this.generation) return; // the tab or filter changed meanwhile
     const page = body.page;
     $("empty-subscriptions").hidden = !(this.kind === "subscriptions" && body.isEmptySubscriptions);
     this.cursor = page.hasMore ? page.nextCursor : null;
@@ -130,8 +154,8 @@ class FeedReader {
     if (this.items.length === 0 && !body.isEmptySubscriptions) {
       $("feed").append(element("li", { class: "empty", text: "目前沒有動態。" }));
     }
-    // "More" keeps keyboard users in place: focus moves to the first new card.
-    if (firstNew > 0 && page.items.length > 0) $("feed").children[firstNew]?.querySelector("h3 a, h3")?.focus();
+    // "More" keeps keyboard users in place: focus moves to the first new card (the button may be gone).
+    if (firstNew > 0 && page.items.length > 0) $("feed").children[firstNew]?.querySelector("h3")?.focus();
   }
 
   card(item) {
@@ -153,7 +177,10 @@ class FeedReader {
     const meta = element("div", { class: "signature" },
       item.publishedAt ? timeElement(new Date(item.publishedAt), "發布時間：") : null,
       item.categoryId ? element("button", { type: "button", class: "secondary", text: "只看這個分類",
-        "aria-label": `只看分類 ${item.categoryId.slice(0, 8)}`, onclick: () => this.filter(item.categoryId) }) : null);
+        "aria-label": `只看與「${item.title}」同分類的動態`, onclick: async () => {
+          await this.filter({ id: item.categoryId, title: item.title });
+          $("clear-category").focus();
+        } }) : null);
     return element("li", { class: "card", "data-post-id": item.id },
       element("h3", { tabindex: "-1", text: item.title }),
       signature,
