@@ -99,3 +99,20 @@ def test_legacy_results_with_an_empty_theme_key_join_the_fallback_run_and_take_a
     assert skipped["run"]["id"] == run_id and skipped["run"]["pending_count"] == 0
     deleted = member.ok("DELETE", f"/api/v1/scout/posts/{empty_key}")
     assert deleted["run"]["id"] == run_id and deleted["run"]["eligible_count"] == 1
+
+
+def test_shortfall_is_a_succeeded_runs_and_always_has_a_reason(member: Member, seed: Seed) -> None:
+    # Given a succeeded run that met its target of 2
+    run_id = seed.run(member.id, target=2, posts=[{"score": 0.5}, {"score": 0.4}])
+    run = member.ok("GET", f"/api/v1/scout/runs/{run_id}")
+    assert (run["shortfall_count"], run["shortfall_reasons"]) == (0, [])
+    # When the member deletes one of its results
+    post_id = seed.count("SELECT id FROM scout.posts WHERE run_id = :r ORDER BY score LIMIT 1", r=run_id)
+    after = member.ok("DELETE", f"/api/v1/scout/posts/{post_id}")["run"]
+    # Then it falls short by one, and says why
+    assert after["eligible_count"] == 1 and after["shortfall_count"] == 1
+    assert after["shortfall_reasons"] == ["results_deleted"]
+    # A failed or cancelled run has no result set to fall short of
+    for status in ("failed", "cancelled"):
+        other = member.ok("GET", f"/api/v1/scout/runs/{seed.run(member.id, status=status, target=20)}")
+        assert (other["eligible_count"], other["shortfall_count"], other["shortfall_reasons"]) == (0, 0, [])

@@ -33,6 +33,13 @@ def brief_message(data: dict) -> pb.Brief:
                     target_count=data["target_count"])
 
 
+def shortfall_count(row: Row) -> int:
+    """2.1's max(target - eligible, 0) for a succeeded run. A run that did not complete has no
+    result set to fall short of (3.1: only succeeded says whether the target was met; failed and
+    cancelled runs show their error summary and publish nothing), so its shortfall is 0, with no reason."""
+    return max(row.target_count - row.eligible_count, 0) if row.status == "succeeded" else 0
+
+
 def run_message(row: Row) -> pb.ScoutRun:
     return pb.ScoutRun(
         id=str(row.id), job_id=str(row.job_id) if row.job_id else "", theme_key=row.theme_key,
@@ -40,7 +47,7 @@ def run_message(row: Row) -> pb.ScoutRun:
         target_count=row.target_count, status=row.status, searched_count=row.searched_count,
         duplicate_count=row.duplicate_count, irrelevant_count=row.irrelevant_count,
         eligible_count=row.eligible_count, pending_count=row.pending,
-        shortfall_count=max(row.target_count - row.eligible_count, 0) if row.status == "succeeded" else 0,
+        shortfall_count=shortfall_count(row),
         shortfall_reasons=list(row.shortfall_reasons), created_at=to_ns(row.created_at),
         started_at=to_ns(row.started_at), completed_at=to_ns(row.completed_at), error_summary=row.error_summary,
         stage_timings=[pb.StageTiming(stage=t["stage"], duration_ms=t["duration_ms"]) for t in row.stage_timings],

@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session
 from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES, Run
 from scout.paging import Page
 
+# Shortfall reason of a run that met its target until the member deleted results.
+RESULTS_DELETED = "results_deleted"
 # Theme of legacy results saved without a theme key (NULL or empty).
 LEGACY_FALLBACK_KEY = "__legacy__"
 # The one SQL definition of a legacy result's theme; legacy_theme_key is its Python twin.
@@ -130,10 +132,16 @@ class RunRepository:
         ).all())
 
     def decrement_eligible(self, owner: uuid.UUID, run_id: uuid.UUID) -> None:
+        """One result fewer (8.1). A succeeded run that met its target and falls short this way
+        gets the reason `results_deleted`, so an unmet run always has at least one (2.2)."""
         self.session.execute(
-            text("""UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0)
+            text("""UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0),
+                        shortfall_reasons = CASE
+                            WHEN status = 'succeeded' AND eligible_count - 1 < target_count
+                                 AND cardinality(shortfall_reasons) = 0 THEN ARRAY[:deleted]
+                            ELSE shortfall_reasons END
                     WHERE id = :id AND owner_id = :owner"""),
-            {"id": run_id, "owner": owner},
+            {"id": run_id, "owner": owner, "deleted": RESULTS_DELETED},
         )
 
     # Transitions used by the scan job; each names the job's owner and is guarded by the current status.
