@@ -131,3 +131,15 @@ def test_drafting_again_without_text_keeps_the_saved_draft(member: Member, seed:
     # An explicit empty text clears it
     assert member.ok("POST", path, json={"draft_text": ""})["post"]["draft_text"] == ""
     assert member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["list"][0]["outreach_status"] == "drafted"
+
+
+def test_run_pages_and_their_total_come_together_even_past_the_end(member: Member, seed: Seed) -> None:
+    ids = [seed.run(member.id, created_at=f"now() - interval '{n} minutes'") for n in range(3)]
+    with seed.engine.begin() as c:  # and one legacy group
+        seed.post(c, member.id, None, "old", score=0.3, created_at="2020-01-01T00:00:00Z")
+    first = member.ok("GET", "/api/v1/scout/runs", params={"pageSize": 2})
+    assert [r["id"] for r in first["list"]] == ids[:2] and first["pagination"]["total"] == 4
+    last = member.ok("GET", "/api/v1/scout/runs", params={"page": 2, "pageSize": 2})
+    assert [r["id"] for r in last["list"]][0] == ids[2] and last["list"][1]["legacy"]
+    past = member.ok("GET", "/api/v1/scout/runs", params={"page": 9, "pageSize": 2})
+    assert past["list"] == [] and past["pagination"] == {"page": 9, "pageSize": 2, "total": 4, "totalPages": 2}

@@ -68,36 +68,27 @@ class RunRepository:
             params["mode"] = mode
         return "".join(f" AND {c}" for c in clauses), params
 
-    def _has_legacy(self, owner: uuid.UUID) -> bool:
-        return self.session.execute(
-            text("SELECT EXISTS (SELECT 1 FROM scout.posts WHERE owner_id = :owner AND run_id IS NULL)"),
-            {"owner": owner},
-        ).scalar_one()
-
     def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[list[Row], int]:
-        """Runs by created_at DESC, id DESC; legacy runs join the list unless a brand or another mode is asked for."""
+        """Runs by created_at DESC, id DESC; legacy runs join the list unless a brand or another mode is asked for.
+        The page and the total come from one statement, so they describe the same snapshot (a page
+        past the end still yields the total, on a row without a run)."""
         where, params = self._filters(brand_id, mode)
         params.update(owner=owner, limit=page.size, offset=page.offset, fallback=LEGACY_FALLBACK_KEY)
-        with_legacy = not brand_id and mode in (None, "", "topic") and self._has_legacy(owner)
+        with_legacy = not brand_id and mode in (None, "", "topic")
         real = f"SELECT {_REAL_COLUMNS}, NULL::int AS pending_count FROM scout.runs r WHERE r.owner_id = :owner{where}"
-        source = f"({real} UNION ALL {_LEGACY_SELECT})" if with_legacy else f"({real})"
+        source = f"{real} UNION ALL {_LEGACY_SELECT}" if with_legacy else real
         rows = self.session.execute(
             text(f"""
-                SELECT r.*, coalesce(r.pending_count, {_PENDING})::int AS pending
-                FROM (SELECT * FROM {source} AS u ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset) AS r
+                WITH u AS ({source}),
+                     pg AS (SELECT * FROM u ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
+                SELECT r.*, coalesce(r.pending_count, {_PENDING})::int AS pending, (SELECT count(*) FROM u) AS total
+                FROM (SELECT 1) AS one LEFT JOIN pg AS r ON true
                 ORDER BY r.created_at DESC, r.id DESC
             """),
             params,
         ).all()
-        total = self.session.execute(
-            text(f"SELECT count(*) FROM scout.runs r WHERE r.owner_id = :owner{where}"), params
-        ).scalar_one()
-        if with_legacy:
-            total += self.session.execute(
-                text(f"SELECT count(DISTINCT {LEGACY_KEY_SQL}) FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL"),
-                params,
-            ).scalar_one()
-        return rows, total
+        total = rows[0].total
+        return [row for row in rows if row.id is not None], total
 
     def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Row | None:
         """The owner's run, real or legacy, with its pending count."""
