@@ -152,6 +152,13 @@ export async function runScoutContract(repository, id) {
     [["run"], RUN_KEYS, [id(RUN(2)), 10, 10, 3], postIds([9, 10]), { page: 2, pageSize: 8, total: 10, totalPages: 2 },
       [id(RUN(2)), 10, 10, 3]], "after delete");
   });
+  await check("delete: a run that met its target and falls short by a deletion gives the reason", async () => {
+    const answer = await repository.deletePost(id(POST(13)));
+    const run = await repository.getRun(id(RUN(4)));
+    const pick = (r) => [r.eligibleCount, r.shortfallCount, r.shortfallReasons, r.pendingCount];
+    return expect([pick(answer.run), pick(run)], [[0, 1, ["results_deleted"], 0], [0, 1, ["results_deleted"], 0]],
+      "run 4 after deleting its only result");
+  });
   await check("delete: a terminal run goes with its results", async () => {
     await repository.deleteRun(id(RUN(3)));
     const page = await repository.listRuns({ page: 2 });
@@ -166,10 +173,10 @@ export async function runScoutContract(repository, id) {
   await check("jobs: getJob returns the run's job with its progress, in the domain shape", async () => {
     const job = await repository.getJob(id(JOB(1)));
     return expect([keys(job), job.id, job.templateType, job.refId, job.status, job.progress, job.eligibleCount,
-      job.targetCount, job.cancelRequested, job.errorSummary, iso(job.createdAt), iso(job.startedAt),
-      job.completedAt, iso(job.updatedAt)],
-    [JOB_KEYS, id(JOB(1)), "scout_scan", id(RUN(1)), "running", "stage 1 search (0/1 eligible)", 0, 1, false, "",
-      "2026-07-20T11:00:00.000Z", "2026-07-20T11:00:02.000Z", null, "2026-07-20T11:00:02.000Z"], "job of run 1");
+      job.targetCount, job.searchedCount, job.duplicateCount, job.irrelevantCount, job.cancelRequested,
+      job.errorSummary, iso(job.createdAt), iso(job.startedAt), job.completedAt, job.updatedAt instanceof Date],
+    [JOB_KEYS, id(JOB(1)), "scout_scan", id(RUN(1)), "running", "stage 1 search (0/1 eligible)", 0, 1, 20, 0, 13,
+      false, "", "2026-07-20T11:00:00.000Z", "2026-07-20T11:00:02.000Z", null, true], "job of run 1");
   });
   await check("jobs: an unknown job is 404; cancelling a finished job is 409", async () => {
     const statuses = [];

@@ -80,14 +80,19 @@ class ScoutSeed:
         times = {"created_at": _time(run["created_at"]), "started_at": _time(run.get("started_at")),
                  "completed_at": _time(run.get("completed_at"))}
         # The job as its worker leaves it: progress counters mirror the run (fixtureJobWire in the mock).
-        updated = next(t for t in (times["completed_at"], times["started_at"], times["created_at"]) if t)
+        # An active job was touched just now, as by a worker holding it, so the scheduling watchdog
+        # (which fails jobs nobody touches) leaves it alone for the test.
+        updated = (datetime.now(UTC) if run["status"] in ("queued", "running")
+                   else next(t for t in (times["completed_at"], times["started_at"], times["created_at"]) if t))
         connection.execute(text(
-            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_eligible,"
-            " progress_target, created_at, started_at, completed_at, updated_at) VALUES (:id, :owner, 'scout_scan',"
-            " :run, CAST(:payload AS jsonb), :status, :progress, :eligible, :target, :created_at, :started_at,"
+            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_searched,"
+            " progress_duplicates, progress_irrelevant, progress_eligible, progress_target, created_at, started_at,"
+            " completed_at, updated_at) VALUES (:id, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status,"
+            " :progress, :searched, :duplicate, :irrelevant, :eligible, :target, :created_at, :started_at,"
             " :completed_at, :updated_at)"),
             {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
-             "progress": run.get("job_progress", ""), "eligible": run["eligible_count"],
+             "progress": run.get("job_progress", ""), "searched": run["searched_count"],
+             "duplicate": run["duplicate_count"], "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
              "target": run["target_count"], "updated_at": updated,
              "payload": json.dumps({"run_id": run_id, "brief": brief}), **times})
         connection.execute(text(

@@ -98,11 +98,6 @@ export function toPost(wire) {
   };
 }
 
-// Structured progress counts are optional on the wire: null when the job does not report them.
-function optionalCount(value) {
-  return value === undefined || value === null ? null : Number(value);
-}
-
 export function toJob(wire) {
   return {
     id: wire.id,
@@ -112,9 +107,10 @@ export function toJob(wire) {
     progress: wire.progress || "",
     eligibleCount: Number(field(wire, "eligible_count") || 0),
     targetCount: Number(field(wire, "target_count") || 0),
-    searchedCount: optionalCount(field(wire, "searched_count")),
-    duplicateCount: optionalCount(field(wire, "duplicate_count")),
-    irrelevantCount: optionalCount(field(wire, "irrelevant_count")),
+    // Counts so far while queued or running, final once terminal.
+    searchedCount: Number(field(wire, "searched_count") || 0),
+    duplicateCount: Number(field(wire, "duplicate_count") || 0),
+    irrelevantCount: Number(field(wire, "irrelevant_count") || 0),
     errorSummary: field(wire, "error_summary") || "",
     cancelRequested: Boolean(field(wire, "cancel_requested")),
     createdAt: nanosToDate(field(wire, "created_at")),
@@ -251,6 +247,7 @@ export function fixtureJobWire(run) {
   return {
     id: run.job_id, template_type: "scout_scan", ref_id: run.id, status: run.status,
     progress: run.job_progress || "", eligible_count: run.eligible_count, target_count: run.target_count,
+    searched_count: run.searched_count, duplicate_count: run.duplicate_count, irrelevant_count: run.irrelevant_count,
     error_summary: "", cancel_requested: false, created_at: run.created_at, started_at: run.started_at,
     completed_at: run.completed_at, updated_at: latest,
   };
@@ -337,6 +334,10 @@ export function createMockRepository(fixtures) {
       posts.delete(postId);
       const run = runs.get(post.runId);
       if (!run) return { run: null };
+      // A succeeded run that met its target and falls short by deletions says so (spec 2.2).
+      if (run.status === "succeeded" && run.eligibleCount - 1 < run.targetCount && run.shortfallReasons.length === 0) {
+        run.shortfallReasons = ["results_deleted"];
+      }
       run.eligibleCount = Math.max(run.eligibleCount - 1, 0);
       return { run: runWithCounts(run) };
     },
