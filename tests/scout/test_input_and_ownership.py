@@ -55,6 +55,11 @@ def test_every_route_needs_a_member_token(scout_stack) -> None:
             body = response.json()
             assert response.status_code == 401, (method, path)
             assert 401000 <= body["code"] < 402000 and body["data"] is None and body["error"]
+        # sign-in is checked before the body or query is validated
+        for method, path, kwargs in [("POST", "/api/v1/scout/scan", {"json": {"brief": 5}}),
+                                     ("GET", "/api/v1/scout/runs", {"params": {"page": "two"}}),
+                                     ("POST", f"/api/v1/scout/posts/{uuid.uuid4()}/draft", {"json": {"draft_text": 1}})]:
+            assert client.request(method, path, **kwargs).status_code == 401, (method, path)
 
 
 def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_member: Member, seed: Seed) -> None:

@@ -73,8 +73,6 @@ class ScanCounts:
     rejected: int = 0
     # Equals the number of published posts.
     eligible: int = 0
-    # Passed the gate in the page that reached the target, but ranked below the target-th post.
-    surplus: int = 0
 
 
 @dataclass
@@ -87,7 +85,7 @@ class ScanOutcome:
     stage_ms: dict[str, float]
     # Source name → safe description of its failure.
     source_errors: dict[str, str]
-    # Rejection code → how many (noise kinds, off_topic, not_a_threads_post).
+    # Rejection code → how many (noise kinds, off_topic, not_a_threads_post); the job logs them.
     rejections: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -126,7 +124,8 @@ class _Stage:
 
 class _Run:
     def __init__(self, brief: BriefLike, sources: Sequence[SearchSource], history: set[str], target: int,
-                 on_progress: Callable[[str, ScanCounts], None], should_cancel: Callable[[], bool], now: datetime) -> None:
+                 on_progress: Callable[[str, ScanCounts], None], should_cancel: Callable[[], bool],
+                 now: datetime) -> None:
         self.brief = brief
         self.sources = list(sources)
         self.history = history
@@ -248,7 +247,6 @@ class _Run:
             raise AllSourcesUnavailable("; ".join(f"{name}: {error}" for name, error in self.failed.items())
                                         or "no source answered")
         posts = sorted(self.accepted, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
-        self.counts.surplus = max(len(posts) - self.target, 0)
         posts = posts[: self.target]
         self.counts.eligible = len(posts)
         return ScanOutcome(

@@ -164,7 +164,8 @@ class RunRepository:
                         error_summary = :error, stage_timings = CAST(:timings AS jsonb),
                         source_errors = CAST(:source_errors AS jsonb), completed_at = :now
                     WHERE id = :id AND owner_id = :owner AND status = ANY(:from_statuses) RETURNING id"""),
-            {"id": run_id, "owner": owner, "status": status, "from_statuses": list(from_statuses), "reasons": shortfall_reasons,
+            {"id": run_id, "owner": owner, "status": status, "from_statuses": list(from_statuses),
+             "reasons": shortfall_reasons,
              "error": error_summary, "timings": _json(stage_timings), "source_errors": _json(source_errors),
              "now": now, **counts},
         ).first() is not None

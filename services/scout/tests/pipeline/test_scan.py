@@ -69,8 +69,8 @@ def test_stage_one_raw_count_reaching_target_does_not_stop_the_run():
     assert [r[1] for r in primary.requests] == [None, "1"]
     assert len(outcome.posts) == 20 and outcome.shortfall_count == 0
     assert outcome.counts.eligible == 20 and outcome.counts.rejected == 13
-    # the whole second page was judged; the best 20 are kept
-    assert outcome.counts.raw == 40 and outcome.counts.surplus == 7
+    # the whole second page was judged (27 passed); the best 20 are kept
+    assert outcome.counts.raw == 40 and outcome.rejections == {"off_topic": 13}
     assert outcome.shortfall_reasons == []
 
 
