@@ -144,6 +144,20 @@ def test_shortfall_is_shown_with_localized_reasons_never_codes(page, member, sco
         assert code not in body
 
 
+def test_a_shortfall_without_reasons_shows_no_empty_reason_list(page, member, scout_seed):
+    scout = ScoutPage(page, scout_seed).open(member)
+    # Run 10 fell 1 short and recorded no reason.
+    expect(scout.run(10).locator("xpath=../p[contains(@class, 'shortfall')]")).to_have_text("不足 1 筆")
+    scout.select_run(10)
+    note = page.locator("#run-detail .shortfall")
+    expect(note).to_have_text("完成但不足：還差 1 筆。")
+    expect(note.locator("ul")).to_have_count(0)
+
+
+def active(page, attribute: str) -> str | None:
+    return page.evaluate(f"() => document.activeElement.getAttribute({attribute!r})")
+
+
 def test_controls_are_labelled_keyboard_reachable_and_fit_360_pixels(page, member, scout_seed):
     scout = ScoutPage(page, scout_seed).open(member)
     unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, textarea, select')]
@@ -161,5 +175,39 @@ def test_controls_are_labelled_keyboard_reachable_and_fit_360_pixels(page, membe
     page.keyboard.press("Enter")
     expect(scout.run(2)).to_have_attribute("aria-pressed", "true")
     expect(scout.posts_pager).to_contain_text("第 1／2 頁（共 11 筆）")
+    # Focus stays on the row just chosen, through both re-renders (selection, then the loaded run).
+    assert active(page, "data-run-id") == target
+
+    # The run pager: Enter on "next" reaches the last page, where focus moves to "previous".
+    page.get_by_role("button", name="批次下一頁").focus()
+    page.keyboard.press("Enter")
+    expect(scout.runs_pager).to_contain_text("第 2／2 頁")
+    expect(page.get_by_role("button", name="批次上一頁")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(scout.runs_pager).to_contain_text("第 1／2 頁")
+    expect(page.get_by_role("button", name="批次下一頁")).to_be_focused()
+
+    # A result row: Enter selects it and focus stays on it.
+    scout.post(3).focus()
+    page.keyboard.press("Enter")
+    expect(scout.post(3)).to_have_attribute("aria-pressed", "true")
+    expect(scout.post(3)).to_be_focused()
+    # An action on the result keeps focus on the action's button.
+    page.locator("#post-detail [data-action=draft]").focus()
+    page.keyboard.press("Enter")
+    expect(scout.post(3)).to_contain_text("已草擬")
+    expect(page.locator("#post-detail [data-action=draft]")).to_be_focused()
+    # The result pager behaves like the run pager.
+    page.get_by_role("button", name="結果下一頁").focus()
+    page.keyboard.press("Enter")
+    expect(scout.posts_pager).to_contain_text("第 2／2 頁")
+    expect(page.get_by_role("button", name="結果上一頁")).to_be_focused()
+    # Deleting a result moves focus to the result selected after it.
+    page.locator("#post-detail [data-action=delete-post]").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#run-message")).to_have_text("已刪除結果。")
+    expect(scout.post(10)).to_have_attribute("aria-pressed", "true")
+    expect(scout.post(10)).to_be_focused()
+
     page.set_viewport_size({"width": 360, "height": 800})
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360

@@ -3,6 +3,7 @@
 
 import { adoptTokenFromFragment, memberToken, renderSessionBar } from "../session.js";
 import { element, formatTime, timeElement } from "../format.js";
+import { keepFocus } from "../focus.js";
 import {
   createLiveRepository, createMockRepository, POSTS_PAGE_SIZE, RUNS_PAGE_SIZE, TERMINAL_STATUSES,
 } from "./repository.js";
@@ -18,11 +19,16 @@ export const SHORTFALL_TEXT = {
   relevance_exhausted: "大量候選未通過話題核心或分類門檻",
   source_unavailable: "有搜尋來源暫時無法使用，已由其他來源完成",
   limit_reached: "已達本次安全檢視上限",
+  results_deleted: "已刪除部分結果，低於目標數",
 };
 const OUTREACH_TEXT = {
   new: "未處理", drafted: "已草擬", skipped: "已略過", queued: "排入發佈", published: "已發佈",
 };
 const ACTION_TEXT = { draft: "草擬", skip: "略過", publish: "發佈" };
+// The service's brief limits (services/scout/scout/brief.py).
+const MAX_INTENT_CHARS = 500;
+const MAX_TERMS = 10;
+const MAX_TERM_CHARS = 100;
 const ERROR_TEXT = {
   400: "輸入無法接受，請檢查話題、搜尋詞與目標數。",
   401: "登入已失效，請重新登入。",
@@ -34,6 +40,10 @@ const ERROR_TEXT = {
 function statusText(run) {
   if (run.status === "succeeded" && run.shortfallCount > 0) return "完成但不足";
   return STATUS_TEXT[run.status] || "未知狀態";
+}
+
+function hasShortfall(run) {
+  return run.status === "succeeded" && run.shortfallCount > 0;
 }
 
 function reasonTexts(run) {
@@ -59,12 +69,17 @@ class Workbench {
     this.knownRunIds = new Set();
     this.watchedRunIds = new Set(); // queued or running runs the page has seen
     this.createdRuns = new Map(); // runs created from this page, newest first
+    this.jobs = new Map(); // job id → the last ScoutJob read for it
+    this.confirmingDeleteRunId = null;
   }
 
   async start() {
     this.bindForm();
     $("refresh-runs").addEventListener("click", () => this.refreshRuns());
-    $("refresh-runs-hint").addEventListener("click", () => this.refreshRuns());
+    $("refresh-runs-hint").addEventListener("click", async () => {
+      await this.refreshRuns();
+      $("runs-heading").focus(); // the hint and its button are gone
+    });
     await this.loadRuns(1, { selectFirst: true });
     this.poller = setInterval(() => this.poll().catch(() => {}), POLL_MS);
   }
@@ -82,7 +97,12 @@ class Workbench {
     }
     // Past the end (after a delete): fall back to the new last valid page.
     if (result.items.length === 0 && result.totalPages > 0 && page > result.totalPages) {
-      result = await this.repository.listRuns({ page: result.totalPages, pageSize: RUNS_PAGE_SIZE });
+      try {
+        result = await this.repository.listRuns({ page: result.totalPages, pageSize: RUNS_PAGE_SIZE });
+      } catch (error) {
+        $("runs-message").textContent = errorText(error);
+        return;
+      }
     }
     this.runs = result;
     this.runsPage = result.page;
@@ -105,13 +125,15 @@ class Workbench {
   }
 
   renderRuns() {
-    const list = $("runs");
-    list.replaceChildren();
-    if (this.runs.total === 0) {
-      list.append(element("li", { class: "empty", text: "還沒有海巡批次。在上方輸入話題開始第一次海巡。" }));
-    }
-    for (const run of this.runs.items) list.append(this.runRow(run));
-    renderPager($("runs-pager"), this.runs, "批次", (page) => this.loadRuns(page));
+    keepFocus($("runs-panel"), () => {
+      const list = $("runs");
+      list.replaceChildren();
+      if (this.runs.total === 0) {
+        list.append(element("li", { class: "empty", text: "還沒有海巡批次。在上方輸入話題開始第一次海巡。" }));
+      }
+      for (const run of this.runs.items) list.append(this.runRow(run));
+      renderPager($("runs-pager"), this.runs, "批次", (page) => this.loadRuns(page));
+    }, $("runs-heading"));
   }
 
   runRow(run) {
@@ -126,8 +148,10 @@ class Workbench {
       onclick: () => this.selectRun(run),
     }, element("span", { class: "row-title", text: run.themeLabel || run.intent || "（未命名話題）" }), meta);
     const item = element("li", {}, button);
-    if (run.status === "succeeded" && run.shortfallCount > 0) {
-      item.append(element("p", { class: "shortfall", text: `不足 ${run.shortfallCount} 筆：${reasonTexts(run).join("；")}` }));
+    if (hasShortfall(run)) {
+      const reasons = reasonTexts(run);
+      item.append(element("p", { class: "shortfall",
+        text: reasons.length > 0 ? `不足 ${run.shortfallCount} 筆：${reasons.join("；")}` : `不足 ${run.shortfallCount} 筆` }));
     }
     return item;
   }
@@ -147,12 +171,14 @@ class Workbench {
 
   // Switching runs resets only the result pager to 1; the run pager stays where it is.
   async selectRun(run) {
+    if (!this.selectedRun || this.selectedRun.id !== run.id) this.confirmingDeleteRunId = null;
     this.selectedRun = run;
     if (this.runs) this.renderRuns();
     await this.loadPosts(1);
   }
 
-  async loadPosts(page) {
+  // `keepPostId`: after an action the acted-on result stays selected if it is still on the page.
+  async loadPosts(page, { keepPostId = null } = {}) {
     const run = this.selectedRun;
     $("run-message").textContent = "";
     let result;
@@ -160,12 +186,18 @@ class Workbench {
       result = await this.repository.listRunPosts(run.id, { page, pageSize: POSTS_PAGE_SIZE });
     } catch (error) {
       $("run-message").textContent = errorText(error);
-      if (error.status === 404) this.renderRunDetail(run, null);
+      if (error.status === 404) this.renderRunDetail(run);
       return;
     }
-    if (this.selectedRun !== run) return; // another run was chosen meanwhile
+    if (!this.selectedRun || this.selectedRun.id !== run.id) return; // another run was chosen meanwhile
     if (result.items.length === 0 && result.totalPages > 0 && page > result.totalPages) {
-      result = await this.repository.listRunPosts(run.id, { page: result.totalPages, pageSize: POSTS_PAGE_SIZE });
+      try {
+        result = await this.repository.listRunPosts(run.id, { page: result.totalPages, pageSize: POSTS_PAGE_SIZE });
+      } catch (error) {
+        $("run-message").textContent = errorText(error);
+        return;
+      }
+      if (!this.selectedRun || this.selectedRun.id !== run.id) return;
     }
     this.selectedRun = result.run;
     this.noteRun(result.run);
@@ -173,8 +205,9 @@ class Workbench {
     this.posts = result;
     this.postsPage = result.page;
     // A new page starts with its first result selected.
-    this.selectedPostId = result.items.length > 0 ? result.items[0].id : null;
-    this.renderRunDetail(result.run, null);
+    const kept = keepPostId && result.items.find((item) => item.id === keepPostId);
+    this.selectedPostId = kept ? kept.id : result.items.length > 0 ? result.items[0].id : null;
+    this.renderRunDetail(result.run);
     this.renderPosts();
   }
 
@@ -187,43 +220,63 @@ class Workbench {
     }
   }
 
-  renderRunDetail(run, job) {
-    const detail = $("run-detail");
+  // The detail of a run; while it is queued or running, its job's progress (the last one read).
+  renderRunDetail(run) {
+    const job = run.jobId ? this.jobs.get(run.jobId) : null;
+    const active = !TERMINAL_STATUSES.has(run.status);
+    // While the run is active its job's counts are the latest read (they are final on the run).
+    const live = active && job ? job : run;
     const counts = element("dl", { class: "counts" },
       ...pair("狀態", statusText(run)),
       ...pair("目標／實得", `${run.targetCount}／${run.eligibleCount}`),
       ...pair("待處理", String(run.pendingCount)),
-      ...pair("已檢視候選", String(run.searchedCount)),
-      ...pair("重複排除", String(run.duplicateCount)),
-      ...pair("低關聯排除", String(run.irrelevantCount)),
+      ...pair("已檢視候選", String(live.searchedCount)),
+      ...pair("重複排除", String(live.duplicateCount)),
+      ...pair("低關聯排除", String(live.irrelevantCount)),
       ...pair("建立時間", run.createdAt ? formatTime(run.createdAt) : "—"));
     const heading = element("h3", { class: "run-title", text: run.themeLabel || run.intent });
     const children = [heading, counts];
-    if (run.status === "succeeded" && run.shortfallCount > 0) {
-      children.push(element("div", { class: "shortfall", role: "note" },
-        element("p", { text: `完成但不足：還差 ${run.shortfallCount} 筆。原因：` }),
-        element("ul", {}, ...reasonTexts(run).map((text) => element("li", { text })))));
+    if (hasShortfall(run)) {
+      const reasons = reasonTexts(run);
+      const note = element("div", { class: "shortfall", role: "note" });
+      if (reasons.length > 0) {
+        note.append(element("p", { text: `完成但不足：還差 ${run.shortfallCount} 筆。原因：` }),
+          element("ul", {}, ...reasons.map((text) => element("li", { text }))));
+      } else {
+        note.append(element("p", { text: `完成但不足：還差 ${run.shortfallCount} 筆。` }));
+      }
+      children.push(note);
     }
-    if (!TERMINAL_STATUSES.has(run.status)) {
-      const progress = job && jobProgressText(job);
+    if (active) {
+      const eligible = job ? job.eligibleCount : run.eligibleCount;
+      const stage = job && job.cancelRequested ? "已要求取消，目前階段結束後停止" : (job && jobProgressText(job)) || "準備來源";
       children.push(element("p", { class: "progress", role: "status", "data-testid": "run-progress" },
-        `${statusText(run)}：${progress || "準備來源"}（合格 ${job ? job.eligibleCount : run.eligibleCount}／目標 ${run.targetCount}）。完成後才會顯示結果。`));
+        `${statusText(run)}：${stage}（合格 ${eligible}／目標 ${run.targetCount}）。完成後才會顯示結果。`));
     }
     if (run.status === "failed") {
       children.push(element("p", { class: "error", text: "這個批次失敗，沒有發佈任何結果。" }));
     }
     const actions = element("div", { class: "actions" });
-    if (!TERMINAL_STATUSES.has(run.status) && run.jobId) {
-      actions.append(element("button", { type: "button", class: "secondary", text: "取消任務",
-        onclick: () => this.cancelRun(run) }));
+    if (active && run.jobId) {
+      // aria-disabled, not disabled: a requested cancel keeps the button (and keyboard focus) in place.
+      const requested = Boolean(job && job.cancelRequested);
+      actions.append(element("button", { type: "button", class: "secondary", "data-action": "cancel",
+        "aria-disabled": requested ? "true" : null, text: requested ? "已要求取消" : "取消任務",
+        onclick: () => { if (!requested) this.cancelRun(run); } }));
     }
-    actions.append(element("button", { type: "button", class: "danger", text: "刪除批次",
-      onclick: (event) => this.confirmDeleteRun(event.currentTarget, run) }));
+    const confirming = this.confirmingDeleteRunId === run.id;
+    actions.append(element("button", { type: "button", class: "danger", "data-action": "delete-run",
+      text: confirming ? "確認刪除批次？" : "刪除批次",
+      onclick: () => this.confirmDeleteRun(run) }));
     children.push(actions);
-    detail.replaceChildren(...children);
+    keepFocus($("run-panel"), () => $("run-detail").replaceChildren(...children), $("run-heading"));
   }
 
   renderPosts() {
+    keepFocus($("run-panel"), () => this.renderPostList(), $("run-heading"));
+  }
+
+  renderPostList() {
     const list = $("posts");
     list.replaceChildren();
     const run = this.selectedRun;
@@ -262,10 +315,10 @@ class Workbench {
     }
     const actions = element("div", { class: "actions" });
     for (const action of ["draft", "skip", "publish"]) {
-      actions.append(element("button", { type: "button", text: ACTION_TEXT[action],
+      actions.append(element("button", { type: "button", text: ACTION_TEXT[action], "data-action": action,
         onclick: () => this.actOnPost(post, action) }));
     }
-    actions.append(element("button", { type: "button", class: "danger", text: "刪除結果",
+    actions.append(element("button", { type: "button", class: "danger", text: "刪除結果", "data-action": "delete-post",
       onclick: () => this.deletePost(post) }));
     detail.replaceChildren(
       element("h3", { text: "貼文明細" }),
@@ -286,6 +339,8 @@ class Workbench {
 
   // ---- actions ------------------------------------------------------------------------------
 
+  // The result keeps its place (order is by score and times, never by state); the run's pending
+  // count follows in its row and its detail.
   async actOnPost(post, action) {
     try {
       await this.repository.actOnPost(post.id, action);
@@ -293,13 +348,8 @@ class Workbench {
       $("run-message").textContent = errorText(error);
       return;
     }
+    await this.loadPosts(this.postsPage, { keepPostId: post.id });
     $("run-message").textContent = `已${ACTION_TEXT[action]}。`;
-    const keep = post.id;
-    await this.loadPosts(this.postsPage);
-    if (this.posts && this.posts.items.some((item) => item.id === keep)) {
-      this.selectedPostId = keep;
-      this.renderPosts();
-    }
   }
 
   async deletePost(post) {
@@ -309,16 +359,20 @@ class Workbench {
       $("run-message").textContent = errorText(error);
       return;
     }
-    $("run-message").textContent = "已刪除結果。";
     await this.loadPosts(this.postsPage);
+    $("run-message").textContent = "已刪除結果。";
+    // The deleted result is gone: the keyboard continues on the result now selected.
+    ($("posts").querySelector('button[aria-pressed="true"]') || $("run-heading")).focus();
   }
 
-  confirmDeleteRun(button, run) {
-    if (button.dataset.confirming !== "true") {
-      button.dataset.confirming = "true";
-      button.textContent = "確認刪除批次？";
+  // Deleting asks once more on the same button; the question survives re-renders while polling.
+  confirmDeleteRun(run) {
+    if (this.confirmingDeleteRunId !== run.id) {
+      this.confirmingDeleteRunId = run.id;
+      this.renderRunDetail(this.selectedRun && this.selectedRun.id === run.id ? this.selectedRun : run);
       return;
     }
+    this.confirmingDeleteRunId = null;
     this.deleteRun(run);
   }
 
@@ -329,7 +383,7 @@ class Workbench {
       $("run-message").textContent = error.status === 409
         ? "批次仍在等待或執行中，無法刪除。請先取消任務，待批次結束後再刪除。"
         : errorText(error);
-      this.renderRunDetail(run, null);
+      this.renderRunDetail(this.selectedRun && this.selectedRun.id === run.id ? this.selectedRun : run);
       return;
     }
     this.knownRunIds.delete(run.id);
@@ -340,15 +394,54 @@ class Workbench {
     if (wasSelected) this.selectedRun = null;
     await this.loadRuns(this.runsPage, { selectFirst: wasSelected });
     $("runs-message").textContent = "已刪除批次。";
+    ($("runs").querySelector('button[aria-pressed="true"]') || $("runs-heading")).focus();
   }
 
+  // A queued job is cancelled at once; a running one stops at its next stage boundary.
   async cancelRun(run) {
+    let job;
     try {
-      await this.repository.cancelJob(run.jobId);
-      $("run-message").textContent = "已要求取消任務。";
+      job = await this.repository.cancelJob(run.jobId);
     } catch (error) {
       $("run-message").textContent = errorText(error);
+      return;
     }
+    this.jobs.set(job.id, job);
+    await this.refreshRun(run.id);
+    $("run-message").textContent = job.status === "cancelled" ? "已取消任務。" : "已要求取消任務，目前階段結束後停止。";
+  }
+
+  // Re-reads one run; if selected, its row and detail follow (or its results once it has finished).
+  async refreshRun(runId) {
+    let run;
+    try {
+      run = await this.repository.getRun(runId);
+    } catch (error) {
+      if (error.status === 404) this.watchedRunIds.delete(runId);
+      return null;
+    }
+    if (this.createdRuns.has(run.id)) {
+      this.createdRuns.set(run.id, run);
+      this.renderCreatedRuns();
+    }
+    const selected = this.selectedRun && this.selectedRun.id === run.id;
+    // Only the selected run's row follows; other rows wait for the person's refresh (flow D).
+    if (selected) this.replaceRunRow(run);
+    if (TERMINAL_STATUSES.has(run.status)) {
+      this.watchedRunIds.delete(run.id);
+      if (selected) await this.loadPosts(1);
+    } else if (selected) {
+      this.selectedRun = run;
+      if (run.jobId) {
+        try {
+          this.jobs.set(run.jobId, await this.repository.getJob(run.jobId));
+        } catch {
+          // The run's own counts stand in until the next poll.
+        }
+      }
+      if (this.selectedRun && this.selectedRun.id === run.id) this.renderRunDetail(run);
+    }
+    return run;
   }
 
   // ---- creating a scan ----------------------------------------------------------------------
@@ -365,9 +458,14 @@ class Workbench {
       const intent = $("scan-intent").value.trim();
       let terms = $("scan-terms").value.split("\n").map((term) => term.trim()).filter(Boolean);
       const target = Number($("scan-target").value);
-      if (!intent) {
-        message.textContent = "請輸入話題。";
+      if (!intent || intent.length > MAX_INTENT_CHARS) {
+        message.textContent = intent ? `話題最多 ${MAX_INTENT_CHARS} 個字。` : "請輸入話題。";
         $("scan-intent").focus();
+        return;
+      }
+      if (terms.length > MAX_TERMS || terms.some((term) => term.length > MAX_TERM_CHARS)) {
+        message.textContent = `搜尋詞最多 ${MAX_TERMS} 個，每個最多 ${MAX_TERM_CHARS} 個字。`;
+        $("scan-terms").focus();
         return;
       }
       if (!Number.isInteger(target) || target < 1 || target > 40) {
@@ -396,17 +494,19 @@ class Workbench {
 
   renderCreatedRuns() {
     const box = $("created-runs");
-    box.replaceChildren();
-    if (this.createdRuns.size === 0) return;
-    const list = element("ul", { class: "created-list", "aria-label": "剛建立的批次" });
-    for (const run of this.createdRuns.values()) {
-      list.append(element("li", { "data-created-run-id": run.id },
-        element("span", { text: run.themeLabel || run.intent }),
-        element("span", { class: `status status-${run.status}`, text: statusText(run) }),
-        element("button", { type: "button", class: "secondary", text: "查看",
-          onclick: () => this.selectRun(run) })));
-    }
-    box.append(list);
+    keepFocus(box, () => {
+      box.replaceChildren();
+      if (this.createdRuns.size === 0) return;
+      const list = element("ul", { class: "created-list", "aria-label": "剛建立的批次" });
+      for (const run of this.createdRuns.values()) {
+        list.append(element("li", { "data-created-run-id": run.id },
+          element("span", { text: run.themeLabel || run.intent }),
+          element("span", { class: `status status-${run.status}`, text: statusText(run) }),
+          element("button", { type: "button", class: "secondary", text: "查看", "data-view-run-id": run.id,
+            "aria-label": `查看 ${run.themeLabel || run.intent}`, onclick: () => this.selectRun(run) })));
+      }
+      box.append(list);
+    }, $("scan-heading"));
   }
 
   // ---- background progress ------------------------------------------------------------------
@@ -414,30 +514,9 @@ class Workbench {
   async poll() {
     let finishedElsewhere = false;
     for (const runId of [...this.watchedRunIds]) {
-      let run;
-      try {
-        run = await this.repository.getRun(runId);
-      } catch (error) {
-        if (error.status === 404) this.watchedRunIds.delete(runId);
-        continue;
-      }
-      if (this.createdRuns.has(run.id)) {
-        this.createdRuns.set(run.id, run);
-        this.renderCreatedRuns();
-      }
-      const selected = this.selectedRun && this.selectedRun.id === run.id;
-      if (TERMINAL_STATUSES.has(run.status)) {
-        this.watchedRunIds.delete(run.id);
-        if (selected) {
-          await this.loadPosts(1);
-        } else {
-          finishedElsewhere = true;
-        }
-      } else if (selected) {
-        this.selectedRun = run;
-        const job = run.jobId ? await this.repository.getJob(run.jobId).catch(() => null) : null;
-        this.renderRunDetail(run, job);
-      }
+      const wasSelected = this.selectedRun && this.selectedRun.id === runId;
+      const run = await this.refreshRun(runId);
+      if (run && TERMINAL_STATUSES.has(run.status) && !wasSelected) finishedElsewhere = true;
     }
     // Runs started elsewhere (another tab or device) show up as the newest run.
     try {
@@ -481,11 +560,11 @@ function renderPager(nav, page, noun, go) {
   }
   nav.append(
     element("button", { type: "button", class: "secondary", text: "上一頁", disabled: page.page <= 1,
-      "aria-label": `${noun}上一頁`, onclick: () => go(page.page - 1) }),
+      "data-pager": "previous", "aria-label": `${noun}上一頁`, onclick: () => go(page.page - 1) }),
     element("span", { class: "pager-status", "aria-live": "polite",
       text: `第 ${page.page}／${page.totalPages} 頁（共 ${page.total} 筆）` }),
     element("button", { type: "button", class: "secondary", text: "下一頁", disabled: page.page >= page.totalPages,
-      "aria-label": `${noun}下一頁`, onclick: () => go(page.page + 1) }));
+      "data-pager": "next", "aria-label": `${noun}下一頁`, onclick: () => go(page.page + 1) }));
 }
 
 // Proposed search terms: the intent split on separators, the whole intent first. The person
