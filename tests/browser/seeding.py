@@ -92,7 +92,8 @@ class ScoutSeed:
             " :completed_at, :updated_at)"),
             {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
              "progress": run.get("job_progress", ""), "searched": run["searched_count"],
-             "duplicate": run["duplicate_count"], "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
+             "duplicate": run["duplicate_count"], "irrelevant": run["irrelevant_count"],
+             "eligible": run["eligible_count"],
              "target": run["target_count"], "updated_at": updated,
              "payload": json.dumps({"run_id": run_id, "brief": brief}), **times})
         connection.execute(text(

@@ -259,7 +259,8 @@ function nowNanos() {
 
 export function createMockRepository(fixtures) {
   const runs = new Map(fixtures.runs.map((wire) => [wire.id, toRun(wire)]));
-  const jobs = new Map(fixtures.runs.filter((wire) => wire.job_id).map((wire) => [wire.job_id, toJob(fixtureJobWire(wire))]));
+  const jobs = new Map(fixtures.runs.filter((wire) => wire.job_id)
+    .map((wire) => [wire.job_id, toJob(fixtureJobWire(wire))]));
   const posts = new Map(fixtures.posts.map((wire) => [wire.id, toPost(wire)]));
   const notFound = () => new RepositoryError(404, "not_found", "run or post not found");
 
@@ -347,7 +348,9 @@ export function createMockRepository(fixtures) {
     async cancelJob(jobId) {
       const job = jobOf(jobId);
       if (job.status === "cancelled") return { ...job };
-      if (TERMINAL_STATUSES.has(job.status)) throw new RepositoryError(409, "job_terminal", `the job already ${job.status}`);
+      if (TERMINAL_STATUSES.has(job.status)) {
+        throw new RepositoryError(409, "job_terminal", `the job already ${job.status}`);
+      }
       const now = new Date();
       job.cancelRequested = true;
       job.updatedAt = now;
