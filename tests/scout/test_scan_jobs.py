@@ -258,13 +258,13 @@ def test_a_running_job_whose_worker_is_gone_is_failed_by_the_watchdog(member: Me
                                                                       redis_namespace: str, redis_url: str) -> None:
     # Given two running runs untouched for an hour; only the second one's lock is still held
     gone, held = seed.run(member.id, status="running"), seed.run(member.id, status="running")
-    with seed.engine.begin() as c:
-        c.execute(text("""UPDATE scout.jobs SET updated_at = now() - interval '1 hour', worker_id = 'w'
-                          WHERE ref_id IN (:a, :b)"""), {"a": gone, "b": held})
     held_job = seed.count("SELECT job_id FROM scout.runs WHERE id = :r", r=held)
     client = redis.Redis.from_url(redis_url)
-    client.set(scan_lock_key(redis_namespace, held_job), "w", ex=60)
+    client.set(scan_lock_key(redis_namespace, held_job), "w", ex=60)  # held before the jobs look stale
     try:
+        with seed.engine.begin() as c:
+            c.execute(text("""UPDATE scout.jobs SET updated_at = now() - interval '1 hour', worker_id = 'w'
+                              WHERE ref_id IN (:a, :b)"""), {"a": gone, "b": held})
         # Then the watchdog fails the one nobody holds, with a reason, and leaves the other alone
         run = member.wait_terminal(gone, timeout=30)
         assert run["status"] == "failed" and "worker" in run["error_summary"]
