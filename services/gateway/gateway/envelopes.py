@@ -53,13 +53,6 @@ def scout_data(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse({"code": SCOUT_OK, "message": "ok", "data": data, "error": None}, status_code=status)
 
 
-def scout_list(items: list[Any], *, page: int, page_size: int, total: int) -> JSONResponse:
-    total_pages = (total + page_size - 1) // page_size if page_size else 0
-    return scout_data(
-        {"list": items, "pagination": {"page": page, "pageSize": page_size, "total": total, "totalPages": total_pages}}
-    )
-
-
 # Error bodies.
 
 _TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
