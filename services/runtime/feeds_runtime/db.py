@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import psycopg
 from sqlalchemy import Connection, Engine, MetaData, create_engine, text
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -44,6 +45,14 @@ def make_engine(database_url: str, *, pool_size: int = 10, application_name: str
         max_overflow=pool_size,
         connect_args={"application_name": application_name, "connect_timeout": 5},
     )
+
+
+def driver_connection(executor: Session | Connection) -> psycopg.Connection:
+    """The psycopg connection under a session or connection (in its transaction, if any): for a hot
+    read whose rows go straight to tuples, skipping SQLAlchemy's statement and result layers.
+    Placeholders are psycopg's (`%(name)s`); psycopg still prepares a statement it sees repeatedly."""
+    connection = executor.connection() if isinstance(executor, Session) else executor
+    return connection.connection.driver_connection
 
 
 class Database:
