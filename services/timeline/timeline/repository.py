@@ -18,6 +18,7 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from feeds_runtime.db import driver_connection
 from timeline.cursor import Position
 from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
 
@@ -29,9 +30,9 @@ ENTRY_ID = "md5(CAST({tenant} AS text) || '/' || CAST({viewer} AS text) || '/' |
 FANS_OUT = "p.deleted_at IS NULL AND p.moderation_state = 'visible' AND p.visibility = 'public'"
 
 
-def _blocked(viewer: str, author: str) -> str:
-    """A block between the two users, in either direction (tenant bound as :tenant)."""
-    return f"""EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = :tenant
+def _blocked(viewer: str, author: str, tenant: str = ":tenant") -> str:
+    """A block between the two users, in either direction."""
+    return f"""EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = {tenant}
                AND ((b.blocker_id = {viewer} AND b.blocked_id = {author})
                  OR (b.blocker_id = {author} AND b.blocked_id = {viewer})))"""
 
@@ -215,27 +216,25 @@ class GraphRepository:
         ).scalar_one()
 
 
-def _home_page_sql(boundary: str):
-    return text(
-        f"""
+def _home_page_sql(boundary: str) -> str:
+    # psycopg placeholders: the page is read through the driver connection (see home_page).
+    return f"""
         SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
                s.like_count, s.reply_count, s.share_count
         FROM timeline.timeline_entries e
         JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
         LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
-        WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer {boundary}
+        WHERE e.tenant_id = %(tenant)s AND e.viewer_id = %(viewer)s {boundary}
           AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
-          AND (p.visibility = 'public' OR p.author_id = :viewer)
-          AND NOT {_blocked(':viewer', 'p.author_id')}
+          AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
+          AND NOT {_blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
         ORDER BY e.ranked_at DESC, e.id DESC
-        LIMIT :limit
+        LIMIT %(limit)s
         """
-    )
 
 
-# The home page statements, built once: the hottest read path parses no SQL per call.
 _HOME_FIRST = _home_page_sql("")
-_HOME_AFTER = _home_page_sql("AND (e.ranked_at, e.id) < (:at, :entry)")
+_HOME_AFTER = _home_page_sql("AND (e.ranked_at, e.id) < (%(at)s, %(entry)s)")
 
 
 class EntryRepository:
@@ -262,7 +261,8 @@ class EntryRepository:
         params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
         if after:
             params |= {"at": after.ranked_at, "entry": after.entry_id}
-        rows = self.session.execute(_HOME_AFTER if after else _HOME_FIRST, params).all()  # one fetch, not one per row
+        # The hottest read: straight to psycopg, one fetch for the page.
+        rows = driver_connection(self.session).execute(_HOME_AFTER if after else _HOME_FIRST, params).fetchall()
         return [
             TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
                          Stats(likes or 0, replies or 0, shares or 0))

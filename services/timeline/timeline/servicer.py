@@ -59,6 +59,7 @@ def item_message(item: TimelineItem) -> pb.TimelineItem:
     _set_timestamp(message.published_at, item.published_at)
     _set_timestamp(message.ranked_at, item.ranked_at)
     stats, counts = message.stats, item.stats
+    stats.SetInParent()  # present with zero counts too, as before
     stats.like_count, stats.reply_count, stats.share_count = counts.like_count, counts.reply_count, counts.share_count
     return message
 
