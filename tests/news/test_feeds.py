@@ -121,6 +121,45 @@ def test_tampered_or_foreign_cursors_are_rejected(news):
     problem(news.request("GET", "/api/v1/feed/global", params={"cursor": cursor}), 400, "VALIDATION_ERROR")
 
 
+def test_a_cursor_is_bound_to_its_subscriber_and_category_filter(news):
+    # Given two members following the same author, whose posts are all in one category
+    member, other, author, category = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    news.follow_author(member, author)
+    news.follow_author(other, author)
+    for n in range(3):
+        news.publish(author, f"p{n}", category=category)
+    mine = news.feed(member, limit=1).json()["page"]["nextCursor"]
+    mine_filtered = news.feed(member, limit=1, categoryId=str(category)).json()["page"]["nextCursor"]
+    global_filtered = news.request("GET", "/api/v1/feed/global",
+                                   params={"limit": 1, "categoryId": str(category)}).json()["page"]["nextCursor"]
+    assert news.feed_ids(member, limit=1, cursor=mine) == news.feed_ids(other, limit=2)[1:]
+    # When the cursor is replayed by another member, or with another (or no) category filter
+    replays = [
+        (other, {"cursor": mine}),
+        (other, {"cursor": mine_filtered, "categoryId": str(category)}),
+        (member, {"cursor": mine, "categoryId": str(category)}),
+        (member, {"cursor": mine_filtered}),
+        (member, {"cursor": mine_filtered, "categoryId": str(uuid.uuid4())}),
+    ]
+    # Then each is a VALIDATION_ERROR, not a page
+    for caller, params in replays:
+        problem(news.feed(caller, **params), 400, "VALIDATION_ERROR")
+    problem(news.request("GET", "/api/v1/feed/global", params={"cursor": global_filtered}), 400, "VALIDATION_ERROR")
+    problem(news.request("GET", "/api/v1/feed/global",
+                         params={"cursor": global_filtered, "categoryId": str(uuid.uuid4())}), 400, "VALIDATION_ERROR")
+    assert news.request("GET", "/api/v1/feed/global",
+                        params={"cursor": global_filtered, "categoryId": str(category)}).status_code == 200
+
+
+def test_a_subscription_list_cursor_is_bound_to_its_subscriber(news):
+    member, other = uuid.uuid4(), uuid.uuid4()
+    for _ in range(2):
+        news.follow_author(member, uuid.uuid4())
+    cursor = news.request("GET", "/api/v1/subscriptions", member, params={"limit": 1}).json()["nextCursor"]
+    assert news.request("GET", "/api/v1/subscriptions", member, params={"cursor": cursor}).status_code == 200
+    problem(news.request("GET", "/api/v1/subscriptions", other, params={"cursor": cursor}), 400, "VALIDATION_ERROR")
+
+
 def test_guests_read_the_global_feed_and_a_published_post(news):
     author, category = uuid.uuid4(), uuid.uuid4()
     post_id = news.publish(author, "open to all", category=category)

@@ -43,7 +43,7 @@ from feeds_runtime import infra  # noqa: E402
 from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for  # noqa: E402
 from gateway.auth import MemberAuth  # noqa: E402
 from gateway.settings import GatewaySettings  # noqa: E402
-from news.cursor import CursorCodec  # noqa: E402
+from news.cursor import Cursors, Listing  # noqa: E402
 from news.feeds.repository import subscription_feed_sql  # noqa: E402
 
 JWT_SECRET = "news-bench-jwt-secret-0123456789abcdef"
@@ -216,7 +216,7 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 def measure(stack: dict, runs: int) -> dict:
     """Every figure for every subscriber and depth in the database's current state."""
-    codec = CursorCodec(CURSOR_SECRET.encode())
+    cursors = Cursors(CURSOR_SECRET.encode())
     feeds = feeds_pb2_grpc.FeedServiceStub(stack["channel"])
     health = health_pb2_grpc.HealthStub(stack["channel"])
     noop = summary(latencies_ms(lambda: health.Check(health_pb2.HealthCheckRequest(), timeout=10), runs))
@@ -231,7 +231,7 @@ def measure(stack: dict, runs: int) -> dict:
             ).page.next_cursor
         for depth, page_cursor in (("page_1", ""), (f"page_{DEEP_PAGE}", cursor)):
             request = feeds_pb2.ListSubscriptionFeedRequest(cursor=page_cursor, limit=PAGE)
-            after = codec.decode(CursorCodec.SUBSCRIPTION_FEED, page_cursor)
+            after = cursors.decode(Listing.subscription_feed(member, None), page_cursor)
             keyset = {"after_at": after.at, "after_id": after.id} if after is not None else {}
             params = {"subscriber": member, "fetch": PAGE + 1, "category_id": None, **keyset}
             naive_params = {"author_ids": authors, "company_ids": companies, "fetch": PAGE + 1, **keyset}

@@ -8,7 +8,7 @@ from feeds.news.v1 import feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, sub
 from feeds_runtime.errors import InvalidArgument
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
-from news.cursor import CursorCodec
+from news.cursor import Cursors
 from news.feeds.service import FeedService
 from news.feeds.servicer import FeedServicer
 from news.inputs import VALIDATION_ERROR
@@ -26,7 +26,7 @@ QUEUES = ["news.identity", "news.events"]
 def registrations(service: ServiceDefinition) -> list[Registration]:
     settings: NewsSettings = service.settings  # type: ignore[assignment]
     database = service.database
-    cursors = CursorCodec(settings.cursor_secret.get_secret_value().encode())
+    cursors = Cursors(settings.cursor_secret.get_secret_value().encode())
     enabled = settings.subscriptions_enabled
     subscriptions = SubscriptionServicer(database, SubscriptionService(cursors, enabled=enabled))
     feeds = FeedServicer(database, FeedService(cursors, subscriptions_enabled=enabled))

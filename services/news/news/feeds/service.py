@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from feeds_runtime.errors import NotFound
-from news.cursor import CursorCodec
+from news.cursor import Cursors, Listing
 from news.feeds import repository
 from news.feeds.repository import FeedRow, PostRow
 from news.inputs import optional_uuid, page_limit, parse_uuid
@@ -28,13 +28,13 @@ class FeedPage:
 
 
 class FeedService:
-    def __init__(self, cursors: CursorCodec, *, subscriptions_enabled: bool) -> None:
+    def __init__(self, cursors: Cursors, *, subscriptions_enabled: bool) -> None:
         self._cursors = cursors
         self._subscriptions_enabled = subscriptions_enabled
 
-    def _page(self, scope: int, rows: list[FeedRow], limit: int) -> FeedPage:
+    def _page(self, listing: Listing, rows: list[FeedRow], limit: int) -> FeedPage:
         items, has_more = rows[:limit], len(rows) > limit
-        next_cursor = self._cursors.encode(scope, items[-1].position) if has_more else ""
+        next_cursor = self._cursors.encode(listing, items[-1].position) if has_more else ""
         return FeedPage(items, next_cursor, has_more)
 
     def subscription_feed(
@@ -44,17 +44,19 @@ class FeedService:
         ensure_enabled(self._subscriptions_enabled)
         size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         category = optional_uuid(category_id, "categoryId")
-        after = self._cursors.decode(CursorCodec.SUBSCRIPTION_FEED, cursor)
+        listing = Listing.subscription_feed(subscriber, category)
+        after = self._cursors.decode(listing, cursor)
         rows = repository.subscription_feed(session, subscriber, after, category, size + 1)
         empty_subscriptions = not rows and not subscriptions.has_active(session, subscriber)
-        return self._page(CursorCodec.SUBSCRIPTION_FEED, rows, size), empty_subscriptions
+        return self._page(listing, rows, size), empty_subscriptions
 
     def global_feed(self, session: Session, cursor: str, limit: int | None, category_id: str | None) -> FeedPage:
         size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         category = optional_uuid(category_id, "categoryId")
-        after = self._cursors.decode(CursorCodec.GLOBAL_FEED, cursor)
+        listing = Listing.global_feed(category)
+        after = self._cursors.decode(listing, cursor)
         rows = repository.global_feed(session, after, category, size + 1)
-        return self._page(CursorCodec.GLOBAL_FEED, rows, size)
+        return self._page(listing, rows, size)
 
     def post(self, session: Session, viewer: uuid.UUID | None, post_id: str) -> PostRow:
         """A published post for anyone; an unpublished one only for its writer."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from feeds_runtime.errors import NotFound, PermissionDenied, Unavailable
-from news.cursor import CursorCodec, Position
+from news.cursor import Cursors, Listing, Position
 from news.inputs import page_limit, parse_uuid
 from news.models import AuthorSubscription
 from news.subscriptions import repository
@@ -39,7 +39,7 @@ def ensure_enabled(enabled: bool) -> None:
 
 
 class SubscriptionService:
-    def __init__(self, cursors: CursorCodec, *, enabled: bool) -> None:
+    def __init__(self, cursors: Cursors, *, enabled: bool) -> None:
         self._cursors = cursors
         self._enabled = enabled
 
@@ -74,11 +74,12 @@ class SubscriptionService:
     def list_active(self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None) -> SubscriptionPage:
         ensure_enabled(self._enabled)
         size = page_limit(limit, default=50, maximum=100)
-        after = self._cursors.decode(CursorCodec.SUBSCRIPTIONS, cursor)
+        listing = Listing.subscriptions(subscriber)
+        after = self._cursors.decode(listing, cursor)
         rows = repository.list_active(session, subscriber, after, size + 1)
         items, has_more = rows[:size], len(rows) > size
         next_cursor = (
-            self._cursors.encode(CursorCodec.SUBSCRIPTIONS, Position(items[-1].created_at, items[-1].id))
+            self._cursors.encode(listing, Position(items[-1].created_at, items[-1].id))
             if has_more
             else ""
         )
