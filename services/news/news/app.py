@@ -13,14 +13,15 @@ from news.feeds.service import FeedService
 from news.feeds.servicer import FeedServicer
 from news.inputs import VALIDATION_ERROR
 from news.models import outbox
-from news.posts.service import PostService
+from news.posts.service import EVENTS_QUEUE, PostService
 from news.posts.servicer import PostServicer
+from news.replicas import events
 from news.replicas.servicer import IdentityReplicaServicer
 from news.settings import NewsSettings
 from news.subscriptions.service import SubscriptionService
 from news.subscriptions.servicer import SubscriptionServicer
 
-QUEUES = ["news.identity", "news.events"]
+QUEUES = [events.QUEUE, EVENTS_QUEUE]
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:

@@ -12,12 +12,12 @@ from news.cursor import Cursors, Listing
 from news.feeds import repository
 from news.feeds.repository import FeedRow, PostRow
 from news.inputs import optional_uuid, page_limit, parse_uuid
+from news.posts.service import POST_NOT_FOUND
 from news.subscriptions import repository as subscriptions
 from news.subscriptions.service import ensure_enabled
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 30
-POST_NOT_FOUND = "NEWS_POST_NOT_FOUND"
 
 
 @dataclass(frozen=True)
