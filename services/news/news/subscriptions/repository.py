@@ -15,9 +15,8 @@ from news.subscriptions.target import SubscriptionTarget
 _table = AuthorSubscription.__table__
 
 
-def find_for_target(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> AuthorSubscription | None:
-    """The subscriber's row for the target, soft-deleted or not, locked for the upsert."""
-    return session.scalars(
+def _for_target(subscriber: uuid.UUID, target: SubscriptionTarget):
+    return (
         select(AuthorSubscription)
         .where(
             AuthorSubscription.subscriber_user_id == subscriber,
@@ -25,7 +24,17 @@ def find_for_target(session: Session, subscriber: uuid.UUID, target: Subscriptio
             func.coalesce(AuthorSubscription.target_user_id, AuthorSubscription.target_company_id) == target.id,
         )
         .with_for_update()
-    ).one_or_none()
+    )
+
+
+def find_for_target(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> AuthorSubscription | None:
+    """The subscriber's row for the target, soft-deleted or not, locked for the upsert."""
+    return session.scalars(_for_target(subscriber, target)).one_or_none()
+
+
+def winner_for_target(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> AuthorSubscription:
+    """The row of a concurrent subscribe that won the unique key, locked. It exists: see the caller."""
+    return session.scalars(_for_target(subscriber, target)).one()
 
 
 def insert_unless_exists(session: Session, subscriber: uuid.UUID, target: SubscriptionTarget) -> uuid.UUID | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from feeds_runtime.errors import NotFound, PermissionDenied, Unavailable
+from feeds_runtime.errors import NotFound, PermissionDenied
 from news.cursor import Cursors, Listing, Position
 from news.inputs import page_limit, parse_uuid
 from news.models import AuthorSubscription
@@ -53,10 +53,11 @@ class SubscriptionService:
             created_id = repository.insert_unless_exists(session, subscriber, target)
             if created_id is not None:
                 return Subscribed(created_id, target, created=True)
-            # A concurrent subscribe inserted the row first: answer with its id.
-            existing = repository.find_for_target(session, subscriber, target)
-            if existing is None:  # the winner's row is committed once the unique key refuses ours
-                raise Unavailable("subscription_race", "subscription changed concurrently; retry")
+            # A concurrent subscribe won the unique key: answer with its row. ON CONFLICT DO NOTHING
+            # waited for the winner to commit (had it rolled back, our insert would have gone in),
+            # rows are never hard-deleted, and under READ COMMITTED this next statement sees every
+            # committed row, so the winner's row is always there.
+            existing = repository.winner_for_target(session, subscriber, target)
         if existing.deleted_at is not None:
             repository.reactivate(session, existing.id, subscriber)
         return Subscribed(existing.id, target, created=False)
