@@ -99,6 +99,23 @@ def test_ac7_guests_get_401_and_another_members_subscription_403(news):
     problem(news.request("GET", "/api/v1/subscriptions"), 401, "UNAUTHORIZED")
     problem(news.request("GET", "/api/v1/feed/subscriptions", headers={"Authorization": "Bearer nonsense"}),
             401, "UNAUTHORIZED")
+    # A guest is a guest before anything else about the request is checked: bad bodies, queries and ids
+    # still answer 401, and a bad token is refused even where guests are welcome
+    guest_mistakes = [
+        ("POST", "/api/v1/subscriptions", {"json": {"targetKind": 7, "unknown": True}}),
+        ("POST", "/api/v1/subscriptions", {"json": ["Author"]}),
+        ("POST", "/api/v1/subscriptions", {}),
+        ("GET", "/api/v1/feed/subscriptions", {"params": {"limit": "ten", "categoryId": "x"}}),
+        ("GET", "/api/v1/feed/subscriptions", {"params": {"limit": 2**40}}),
+        ("GET", "/api/v1/subscriptions", {"params": {"limit": "many"}}),
+        ("DELETE", "/api/v1/subscriptions/not-a-uuid", {}),
+        ("POST", "/api/v1/news/posts", {"json": {"title": 1}}),
+        ("PUT", f"/api/v1/news/posts/{uuid.uuid4()}", {"json": {}}),
+        ("POST", "/api/v1/news/posts/not-a-uuid/publish", {}),
+        ("GET", "/api/v1/feed/global", {"params": {"limit": "ten"}, "headers": {"Authorization": "Bearer nonsense"}}),
+    ]
+    for method, path, kwargs in guest_mistakes:
+        problem(news.request(method, path, **kwargs), 401, "UNAUTHORIZED")
     # Another member cannot unsubscribe the owner, and the owner's row stays active
     problem(news.request("DELETE", f"/api/v1/subscriptions/{subscription_id}", stranger),
             403, "NEWS_SUBSCRIPTION_FORBIDDEN")

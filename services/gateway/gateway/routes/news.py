@@ -3,12 +3,15 @@ problem+json errors). Shape only here; every rule is the news service's."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+import uuid
+
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc, posts_pb2, posts_pb2_grpc, subscriptions_pb2, subscriptions_pb2_grpc
 from gateway import envelopes, news_views
+from gateway.auth import member, member_or_guest
 from gateway.clients import call_metadata
 
 router = APIRouter(tags=["news"])
@@ -65,40 +68,39 @@ def _call(request: Request, actor=None) -> dict:
 
 
 @router.post("/api/v1/subscriptions", summary="Subscribe to an author or a company (201 created, 200 otherwise)")
-async def subscribe(request: Request, body: SubscribeBody) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def subscribe(request: Request, body: SubscribeBody, caller: uuid.UUID = Depends(member)) -> Response:
     message = subscriptions_pb2.SubscribeRequest(target_kind=body.targetKind)
     if body.targetUserId is not None:
         message.target_user_id = body.targetUserId
     if body.targetCompanyId is not None:
         message.target_company_id = body.targetCompanyId
-    response = await _subscriptions(request).Subscribe(message, **_call(request, member))
+    response = await _subscriptions(request).Subscribe(message, **_call(request, caller))
     return envelopes.news_body(news_views.subscribed(response), status=201 if response.created else 200)
 
 
 @router.get("/api/v1/subscriptions", summary="The member's active subscriptions, newest first")
-async def list_subscriptions(request: Request, cursor: str = "", limit: int | None = Limit) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def list_subscriptions(
+    request: Request, cursor: str = "", limit: int | None = Limit, caller: uuid.UUID = Depends(member)
+) -> Response:
     message = subscriptions_pb2.ListSubscriptionsRequest(cursor=cursor, limit=limit)
-    response = await _subscriptions(request).ListSubscriptions(message, **_call(request, member))
+    response = await _subscriptions(request).ListSubscriptions(message, **_call(request, caller))
     return envelopes.news_body(news_views.subscription_list(response))
 
 
 @router.delete("/api/v1/subscriptions/{subscription_id}", status_code=204, summary="Unsubscribe (idempotent)")
-async def unsubscribe(request: Request, subscription_id: str) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def unsubscribe(request: Request, subscription_id: str, caller: uuid.UUID = Depends(member)) -> Response:
     message = subscriptions_pb2.UnsubscribeRequest(subscription_id=subscription_id)
-    await _subscriptions(request).Unsubscribe(message, **_call(request, member))
+    await _subscriptions(request).Unsubscribe(message, **_call(request, caller))
     return envelopes.news_body(None, status=204)
 
 
 @router.get("/api/v1/feed/subscriptions", summary="Published posts of the member's subscriptions")
 async def subscription_feed(
-    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None)
+    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None),
+    caller: uuid.UUID = Depends(member),
 ) -> Response:
-    member = request.app.state.member_auth.member(request)
     message = feeds_pb2.ListSubscriptionFeedRequest(cursor=cursor, limit=limit, category_id=categoryId)
-    response = await _feeds(request).ListSubscriptionFeed(message, **_call(request, member))
+    response = await _feeds(request).ListSubscriptionFeed(message, **_call(request, caller))
     return envelopes.news_body(
         {"page": news_views.feed_page(response.page), "isEmptySubscriptions": response.is_empty_subscriptions}
     )
@@ -106,48 +108,43 @@ async def subscription_feed(
 
 @router.get("/api/v1/feed/global", summary="All published posts, open to guests")
 async def global_feed(
-    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None)
+    request: Request, cursor: str = "", limit: int | None = Limit, categoryId: str | None = Query(None),
+    caller: uuid.UUID | None = Depends(member_or_guest),
 ) -> Response:
-    member = request.app.state.member_auth.member(request, required=False)
     message = feeds_pb2.ListGlobalFeedRequest(cursor=cursor, limit=limit, category_id=categoryId)
-    response = await _feeds(request).ListGlobalFeed(message, **_call(request, member))
+    response = await _feeds(request).ListGlobalFeed(message, **_call(request, caller))
     return envelopes.news_body({"page": news_views.feed_page(response.page)})
 
 
 @router.get("/api/v1/news/posts/{post_id}", summary="One published post, open to guests")
-async def get_post(request: Request, post_id: str) -> Response:
-    member = request.app.state.member_auth.member(request, required=False)
-    response = await _feeds(request).GetPost(feeds_pb2.GetPostRequest(post_id=post_id), **_call(request, member))
+async def get_post(request: Request, post_id: str, caller: uuid.UUID | None = Depends(member_or_guest)) -> Response:
+    response = await _feeds(request).GetPost(feeds_pb2.GetPostRequest(post_id=post_id), **_call(request, caller))
     return envelopes.news_body({**news_views.feed_item(response.post), "body": response.body})
 
 
 @router.post("/api/v1/news/posts", summary="Write a draft post")
-async def create_post(request: Request, body: NewPostBody) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def create_post(request: Request, body: NewPostBody, caller: uuid.UUID = Depends(member)) -> Response:
     message = posts_pb2.CreatePostRequest(title=body.title, body=body.body, category_id=body.categoryId,
                                           author_company_id=body.authorCompanyId)
-    response = await _posts(request).CreatePost(message, **_call(request, member))
+    response = await _posts(request).CreatePost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post), status=201)
 
 
 @router.put("/api/v1/news/posts/{post_id}", summary="Replace a post's title, body and category")
-async def update_post(request: Request, post_id: str, body: PostBody) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def update_post(request: Request, post_id: str, body: PostBody, caller: uuid.UUID = Depends(member)) -> Response:
     message = posts_pb2.UpdatePostRequest(post_id=post_id, title=body.title, body=body.body, category_id=body.categoryId)
-    response = await _posts(request).UpdatePost(message, **_call(request, member))
+    response = await _posts(request).UpdatePost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))
 
 
 @router.post("/api/v1/news/posts/{post_id}/publish", summary="Publish a post (idempotent)")
-async def publish_post(request: Request, post_id: str) -> Response:
-    member = request.app.state.member_auth.member(request)
-    response = await _posts(request).PublishPost(posts_pb2.PublishPostRequest(post_id=post_id), **_call(request, member))
+async def publish_post(request: Request, post_id: str, caller: uuid.UUID = Depends(member)) -> Response:
+    response = await _posts(request).PublishPost(posts_pb2.PublishPostRequest(post_id=post_id), **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))
 
 
 @router.post("/api/v1/news/posts/{post_id}/unpublish", summary="Unpublish a post (idempotent)")
-async def unpublish_post(request: Request, post_id: str) -> Response:
-    member = request.app.state.member_auth.member(request)
+async def unpublish_post(request: Request, post_id: str, caller: uuid.UUID = Depends(member)) -> Response:
     message = posts_pb2.UnpublishPostRequest(post_id=post_id)
-    response = await _posts(request).UnpublishPost(message, **_call(request, member))
+    response = await _posts(request).UnpublishPost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))
