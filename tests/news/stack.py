@@ -1,5 +1,6 @@
 """The news service (server, worker, relay) and the real gateway on free ports, plus the calls the
-tests make through them: REST as a member or a guest, identity events over gRPC, direct reads."""
+tests make through them: REST as a member or a guest; over gRPC, identity events and the company
+posts of an internal authoring service; direct reads."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import httpx
 from sqlalchemy import Engine, create_engine, text
 
 from devstack.platform import Platform, Ports
-from feeds.news.v1 import identity_pb2, identity_pb2_grpc
+from feeds.news.v1 import identity_pb2, identity_pb2_grpc, posts_pb2, posts_pb2_grpc
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from gateway.auth import MemberAuth
@@ -43,6 +44,7 @@ class NewsStack:
         self.engine: Engine = create_engine(self.database_url)
         self._channel = grpc.insecure_channel(self.platform.grpc_address("news"))
         self.identity = identity_pb2_grpc.IdentityReplicaServiceStub(self._channel)
+        self.posts = posts_pb2_grpc.PostServiceStub(self._channel)
 
     def close(self) -> None:
         self.http.close()
@@ -73,17 +75,27 @@ class NewsStack:
 
     def publish(self, writer: uuid.UUID, title: str, *, company: uuid.UUID | None = None,
                 category: uuid.UUID | None = None) -> str:
-        body = {"title": title, "body": f"{title} body"}
+        """A published post: the member's own through REST, a company's from an internal authoring
+        service over gRPC (the only way to sign a post as a company); published through REST."""
         if company is not None:
-            body["authorCompanyId"] = str(company)
-        if category is not None:
-            body["categoryId"] = str(category)
-        created = self.request("POST", "/api/v1/news/posts", writer, json=body)
-        assert created.status_code == 201, created.text
-        post_id = created.json()["id"]
+            post_id = self.create_company_post(writer, company, title, category=category).id
+        else:
+            body = {"title": title, "body": f"{title} body"}
+            if category is not None:
+                body["categoryId"] = str(category)
+            created = self.request("POST", "/api/v1/news/posts", writer, json=body)
+            assert created.status_code == 201, created.text
+            post_id = created.json()["id"]
         published = self.request("POST", f"/api/v1/news/posts/{post_id}/publish", writer)
         assert published.status_code == 200, published.text
         return post_id
+
+    def create_company_post(self, writer: uuid.UUID, company: uuid.UUID, title: str, *,
+                            category: uuid.UUID | None = None) -> posts_pb2.Post:
+        request = posts_pb2.CreatePostRequest(title=title, body=f"{title} body", author_company_id=str(company))
+        if category is not None:
+            request.category_id = str(category)
+        return self.posts.CreatePost(request, metadata=[("x-actor-id", str(writer))], timeout=10).post
 
     def feed(self, member: uuid.UUID | None, **params) -> httpx.Response:
         return self.request("GET", "/api/v1/feed/subscriptions", member, params=params)

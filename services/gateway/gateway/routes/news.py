@@ -32,15 +32,15 @@ class SubscribeBody(BaseModel):
 
 
 class PostBody(BaseModel):
+    """A member's post, signed by the member. There is no authorCompanyId: the gateway cannot tell
+    who may post for a company, so company-signed posts come only from internal authoring services
+    over gRPC (see feeds.news.v1.PostService)."""
+
     model_config = ConfigDict(extra="forbid")
 
     title: StrictStr
     body: StrictStr
     categoryId: StrictStr | None = None
-
-
-class NewPostBody(PostBody):
-    authorCompanyId: StrictStr | None = None
 
 
 # Limits travel as int32; the service checks the range, the gateway only that the value fits.
@@ -122,10 +122,9 @@ async def get_post(request: Request, post_id: str, caller: uuid.UUID | None = De
     return envelopes.news_body({**news_views.feed_item(response.post), "body": response.body})
 
 
-@router.post("/api/v1/news/posts", summary="Write a draft post")
-async def create_post(request: Request, body: NewPostBody, caller: uuid.UUID = Depends(member)) -> Response:
-    message = posts_pb2.CreatePostRequest(title=body.title, body=body.body, category_id=body.categoryId,
-                                          author_company_id=body.authorCompanyId)
+@router.post("/api/v1/news/posts", summary="Write a draft post signed by the member")
+async def create_post(request: Request, body: PostBody, caller: uuid.UUID = Depends(member)) -> Response:
+    message = posts_pb2.CreatePostRequest(title=body.title, body=body.body, category_id=body.categoryId)
     response = await _posts(request).CreatePost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post), status=201)
 

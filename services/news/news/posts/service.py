@@ -1,5 +1,6 @@
-"""Authoring rules: the caller writes posts signed by themself or by a company, and only the
-writer changes them. Publishing records a PostPublished event in the outbox."""
+"""Authoring rules: the caller writes posts signed by themself or, when an internal authoring service
+names one, by a company (news cannot check company membership: see PostService in posts.proto). Only
+the writer changes a post. Publishing records a PostPublished event in the outbox."""
 
 from __future__ import annotations
 

@@ -27,7 +27,13 @@ if _version_not_supported:
 
 class PostServiceStub:
     """Authoring. The writer is the caller (x-actor-id); a post is signed either by the writer or by a
-    company the writer posts for. Only the writer edits, publishes and unpublishes it.
+    company. Only the writer edits, publishes and unpublishes it.
+
+    Company-signed posts: news holds no company membership, so it cannot tell who may post for a
+    company. `author_company_id` is therefore set only by internal authoring services that have
+    checked, on their side, that the writer posts for that company. The gateway never sets it: the
+    member REST API (`POST /api/v1/news/posts`) has no such field and refuses one as VALIDATION_ERROR,
+    so a member there writes only posts signed by themself.
     """
 
     def __init__(self, channel):
@@ -60,7 +66,13 @@ class PostServiceStub:
 
 class PostServiceServicer:
     """Authoring. The writer is the caller (x-actor-id); a post is signed either by the writer or by a
-    company the writer posts for. Only the writer edits, publishes and unpublishes it.
+    company. Only the writer edits, publishes and unpublishes it.
+
+    Company-signed posts: news holds no company membership, so it cannot tell who may post for a
+    company. `author_company_id` is therefore set only by internal authoring services that have
+    checked, on their side, that the writer posts for that company. The gateway never sets it: the
+    member REST API (`POST /api/v1/news/posts`) has no such field and refuses one as VALIDATION_ERROR,
+    so a member there writes only posts signed by themself.
     """
 
     def CreatePost(self, request, context):
@@ -122,7 +134,13 @@ def add_PostServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class PostService:
     """Authoring. The writer is the caller (x-actor-id); a post is signed either by the writer or by a
-    company the writer posts for. Only the writer edits, publishes and unpublishes it.
+    company. Only the writer edits, publishes and unpublishes it.
+
+    Company-signed posts: news holds no company membership, so it cannot tell who may post for a
+    company. `author_company_id` is therefore set only by internal authoring services that have
+    checked, on their side, that the writer posts for that company. The gateway never sets it: the
+    member REST API (`POST /api/v1/news/posts`) has no such field and refuses one as VALIDATION_ERROR,
+    so a member there writes only posts signed by themself.
     """
 
     @staticmethod
