@@ -62,11 +62,16 @@ def test_ac3_suspended_company_posts_leave_the_feed_and_return_when_lifted(news)
     assert news.feed_ids(member) == [author_post]
     assert news.scalar("SELECT deleted_at IS NULL FROM news.author_subscriptions WHERE id = :id", id=subscription_id)
     assert company_post not in [i["id"] for i in news.request("GET", "/api/v1/feed/global").json()["page"]["items"]]
+    # and from a direct read, for guests and members alike; its writer still reads it, as a draft
+    problem(news.request("GET", f"/api/v1/news/posts/{company_post}"), 404, "NEWS_POST_NOT_FOUND")
+    problem(news.request("GET", f"/api/v1/news/posts/{company_post}", member), 404, "NEWS_POST_NOT_FOUND")
+    assert news.request("GET", f"/api/v1/news/posts/{company_post}", writer).status_code == 200
 
     # When the suspension is lifted, the posts return
     news.ingest(company_upserted={"company_id": str(company), "name": "Acme", "version": 3, "suspended": False})
     news.wait_applied()
     assert news.feed_ids(member) == [author_post, company_post]
+    assert news.request("GET", f"/api/v1/news/posts/{company_post}").json()["id"] == company_post
 
 
 def test_ac6_member_without_subscriptions_gets_an_empty_page(news):

@@ -79,7 +79,8 @@ def global_feed_sql(after: Position | None, category_id: uuid.UUID | None) -> st
 
 
 _POST_SQL = (
-    _SIGNED.replace("SELECT p.id,", "SELECT p.body, p.status, p.created_by, p.id,").format(source="news.posts")
+    _SIGNED.replace("SELECT p.id,", "SELECT p.body, p.status, p.created_by, c.status AS company_status, p.id,")
+    .format(source="news.posts")
     + " WHERE p.id = :post_id"
 )
 
@@ -144,6 +145,7 @@ class PostRow:
     body: str
     status: str
     created_by: uuid.UUID
+    company_status: str | None  # None: not a company's post, or no replica of the company yet
 
 
 _POST = text(_POST_SQL)
@@ -155,4 +157,4 @@ def post(session: Session | Connection, post_id: uuid.UUID) -> PostRow | None:
         return None
     fields = dict(row)
     return PostRow(body=fields.pop("body"), status=fields.pop("status"), created_by=fields.pop("created_by"),
-                   item=FeedRow(**fields))
+                   company_status=fields.pop("company_status"), item=FeedRow(**fields))

@@ -59,8 +59,10 @@ class FeedService:
         return self._page(listing, rows, size)
 
     def post(self, session: Session, viewer: uuid.UUID | None, post_id: str) -> PostRow:
-        """A published post for anyone; an unpublished one only for its writer."""
+        """A published post of an author or of a company that is not suspended, for anyone, as in both
+        feeds (INV-REP-003); any other post, a draft or a suspended company's, only for its writer."""
         found = repository.post(session, parse_uuid(post_id, "id"))
-        if found is None or (found.status != "Published" and found.created_by != viewer):
+        readable = found is not None and found.status == "Published" and found.company_status != "Suspended"
+        if found is None or not (readable or found.created_by == viewer):
             raise NotFound(POST_NOT_FOUND, "post not found")
         return found
