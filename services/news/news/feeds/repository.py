@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, TextClause, text
+from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
+from feeds_runtime.db import driver_connection
 from news.cursor import Position
 
 _SIGNED = """
@@ -117,10 +119,15 @@ _SOME_POSITION = Position(dt.datetime(1970, 1, 1, tzinfo=dt.UTC), uuid.UUID(int=
 _SOME_CATEGORY = uuid.UUID(int=0)
 
 
+# A `:name` bind (not the second colon of a `::type` cast).
+_BIND = re.compile(r"(?<!:):(\w+)")
+
+
 @functools.cache
-def _statement(feed: Callable[[Position | None, uuid.UUID | None], str], paged: bool, filtered: bool) -> TextClause:
-    """The feed's statement for one combination of filters, built once: a page parses no SQL."""
-    return text(feed(_SOME_POSITION if paged else None, _SOME_CATEGORY if filtered else None))
+def _statement(feed: Callable[[Position | None, uuid.UUID | None], str], paged: bool, filtered: bool) -> str:
+    """The feed's statement for one combination of filters, built once, in psycopg's `%(name)s` style:
+    a page parses no SQL and goes straight to tuples through the driver connection."""
+    return _BIND.sub(r"%(\1)s", feed(_SOME_POSITION if paged else None, _SOME_CATEGORY if filtered else None))
 
 
 def subscription_feed(
@@ -129,14 +136,15 @@ def subscription_feed(
 ) -> list[FeedRow]:
     params = _params(after, category_id, fetch) | {"subscriber": subscriber}
     statement = _statement(subscription_feed_sql, after is not None, category_id is not None)
-    return [FeedRow(*row) for row in session.execute(statement, params).all()]
+    return [FeedRow(*row) for row in driver_connection(session).execute(statement, params).fetchall()]
 
 
 def global_feed(
     session: Session | Connection, after: Position | None, category_id: uuid.UUID | None, fetch: int
 ) -> list[FeedRow]:
     statement = _statement(global_feed_sql, after is not None, category_id is not None)
-    return [FeedRow(*row) for row in session.execute(statement, _params(after, category_id, fetch)).all()]
+    rows = driver_connection(session).execute(statement, _params(after, category_id, fetch)).fetchall()
+    return [FeedRow(*row) for row in rows]
 
 
 @dataclass(frozen=True)
