@@ -16,17 +16,28 @@ from tests.browser.test_feed_reader import publish_post
 pytestmark = pytest.mark.browser
 
 
-def publish(author, title: str, *, category: str | None = None, company: str | None = None) -> str:
+def publish(author, title: str, *, category: str | None = None) -> str:
     body = {"title": title, "body": f"{title}的內文。"}
     if category:
         body["categoryId"] = category
-    if company:
-        body["authorCompanyId"] = company
     created = author.http.post("/api/v1/news/posts", json=body)
     assert created.status_code == 201, created.text
     post_id = created.json()["id"]
     assert author.http.post(f"/api/v1/news/posts/{post_id}/publish").status_code == 200
     return post_id
+
+
+def publish_for_company(channel: grpc.Channel, writer, company: uuid.UUID, title: str) -> str:
+    """Company-signed posts come only from internal authoring services, over gRPC."""
+    from feeds.news.v1 import posts_pb2, posts_pb2_grpc
+
+    stub = posts_pb2_grpc.PostServiceStub(channel)
+    as_writer = [("x-actor-id", str(writer.id))]
+    post = stub.CreatePost(posts_pb2.CreatePostRequest(title=title, body=f"{title}的內文。",
+                                                       author_company_id=str(company)),
+                           metadata=as_writer, timeout=10).post
+    stub.PublishPost(posts_pb2.PublishPostRequest(post_id=post.id), metadata=as_writer, timeout=10)
+    return post.id
 
 
 def subscribe(member, kind: str, target: uuid.UUID) -> None:
@@ -103,7 +114,7 @@ def test_subscribing_to_a_company_from_its_signature(page, platform, member, new
         identity_pb2_grpc.IdentityReplicaServiceStub(channel).IngestIdentityEvent(
             identity_pb2.IngestIdentityEventRequest(company_upserted=identity_pb2.CompanyUpserted(
                 company_id=str(company), name="山海出版社", version=1)), timeout=10)
-    post_id = publish(writer, "山海出版社年度書單", company=str(company))
+        post_id = publish_for_company(channel, writer, company, "山海出版社年度書單")
     member.sign_in(page)
     page.goto(f"{member.base_url}/feed")
     page.get_by_role("button", name="全站", exact=True).click()

@@ -82,6 +82,16 @@ def from_rpc_error(error: grpc.RpcError) -> ApiError:
                     scout_code=int(scout_code) if scout_code else None)
 
 
+def authenticate_first(request: Request) -> None:
+    """A body FastAPI cannot even parse is refused before route dependencies run; a guest on a
+    member route still hears 401 first, whatever else is wrong with the request."""
+    from gateway.auth import member  # the auth module raises this module's ApiError
+
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    if dependant is not None and any(dependency.call is member for dependency in dependant.dependencies):
+        member(request)
+
+
 def install(app: FastAPI) -> None:
     def render(request: Request, error: ApiError):
         context = envelopes.context_for_path(request.url.path)
@@ -99,6 +109,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError):
         context = envelopes.context_for_path(request.url.path)
+        try:
+            authenticate_first(request)
+        except ApiError as unauthenticated:
+            return render(request, unauthenticated)
         first = error.errors()[0] if error.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path"))
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid request")

@@ -9,12 +9,14 @@ import uuid
 import grpc
 import jwt
 import pytest
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel
 from fastapi.testclient import TestClient
 
 from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from feeds_runtime.interceptors import error_status
 from gateway.app import create_app
+from gateway.auth import member
 from gateway.settings import GatewaySettings
 
 SECRET = "test-secret"
@@ -34,6 +36,10 @@ class FakeRpcError(grpc.RpcError):
 
     def trailing_metadata(self):
         return self._status.trailing_metadata
+
+
+class Body(BaseModel):
+    name: str
 
 
 @pytest.fixture
@@ -64,6 +70,10 @@ def client():
     @probe.get("/api/v1/scout/_typed")
     async def typed(page: int):
         return {"page": page}
+
+    @probe.post("/api/v1/news/_members_only")
+    async def members_only(body: Body, who: uuid.UUID = Depends(member)):
+        return {"member": str(who), "name": body.name}
 
     app.include_router(probe)
     with TestClient(app, raise_server_exceptions=False) as client:
@@ -126,3 +136,12 @@ def test_member_tokens(client):
         response = client.get("/api/v1/news/_whoami", headers={"Authorization": f"Bearer {bad}"})
         assert response.status_code == 401 and response.json()["code"] == "UNAUTHORIZED"
     assert client.get("/api/v1/news/_whoami").status_code == 401
+
+
+def test_guests_hear_401_before_any_complaint_about_the_body(client):
+    for body in (b"{not json", b'{"other": 1}', b""):
+        response = client.post("/api/v1/news/_members_only", content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 401 and response.json()["code"] == "UNAUTHORIZED"
+    signed_in = {"Authorization": f"Bearer {token(str(uuid.uuid4()))}", "Content-Type": "application/json"}
+    response = client.post("/api/v1/news/_members_only", content=b"{not json", headers=signed_in)
+    assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
