@@ -14,7 +14,7 @@ from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, Permission
 from timeline import jobs
 from timeline.domain import Moderation, Visibility
 
-from .conftest import TEST_CHUNK_SIZE, users
+from .conftest import TEST_CHUNK_SIZE, Timeline, users
 
 
 def follow_all(timeline, followers, author):
@@ -34,6 +34,10 @@ def test_publish_commits_post_self_entry_stats_and_jobs(timeline):
     post = timeline.publish(author, "first")
     # Then the post and the author's self entry are committed, with zeroed stats
     assert post.body == "first" and post.stats.like_count == 0
+    with timeline.database.transaction() as session:
+        assert session.execute(text("SELECT like_count, reply_count, share_count FROM timeline.post_stats "
+                                    "WHERE tenant_id = :t AND post_id = :p"),
+                               {"t": timeline.tenant, "p": post.id}).one() == (0, 0, 0)
     assert [(row.viewer_id, row.kind) for row in timeline.entries()] == [(author, "self")]
     assert post_ids(timeline.home(author).items) == [post.id]
     # and the follower may not see it yet: the fan-out job and the event are still pending
@@ -75,10 +79,16 @@ def test_planned_chunks_run_in_any_order_and_each_counts_once(timeline):
     # When the first job plans the run
     timeline.run_job(first.actor_name, first.args)
     chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
-    # Then one job per range is queued at once, so several workers can share the post
-    assert sorted(job.args[3] for job in chunks) == [0, 1, 2, 3]
-    assert [row.kind for row in timeline.entries()] == ["self"]
-    # and the ranges, run last first, one of them twice and concurrently, cover every follower once
+    # Then it writes the first range itself and queues one job per other range at once, so several
+    # workers can share the post
+    assert sorted(job.args[3] for job in chunks) == [1, 2, 3]
+    assert sorted(row.kind for row in timeline.entries()) == ["following"] * TEST_CHUNK_SIZE + ["self"]
+    assert progress_of(timeline, post.id).chunks_done == 1
+    # and the first job run again plans and writes nothing more
+    timeline.run_job(first.actor_name, first.args)
+    assert len([job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]) == len(chunks) + 1
+    assert progress_of(timeline, post.id).chunks_done == 1
+    # and the other ranges, run last first, one of them twice and concurrently, cover every follower once
     threads = [threading.Thread(target=timeline.run_job, args=(chunks[0].actor_name, chunks[0].args))
                for _ in range(2)]
     for job in reversed(chunks[1:]):
@@ -118,9 +128,10 @@ def test_duplicate_and_concurrent_fanout_runs_keep_one_entry_per_viewer_and_post
         thread.start()
     for thread in threads:
         thread.join()
-    # Then the run was planned once: one job per range (nothing forked)
+    # Then the run was planned once: one job for the second range (nothing forked), the first written once
     follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
-    assert sorted(job.args[3] for job in follow_ups) == [0, 1]
+    assert [job.args[3] for job in follow_ups] == [1]
+    assert len([row for row in timeline.entries() if row.kind == "following"]) == TEST_CHUNK_SIZE
     timeline.drain()
     # and each follower holds exactly one entry for the post
     rows = [row for row in timeline.entries() if row.kind == "following"]
@@ -335,3 +346,87 @@ def test_open_cursor_session_survives_a_rebuild(timeline):
     timeline.projection(lambda p: p.rebuild(timeline.tenant, viewer))
     second = timeline.home(viewer, 3, first.next_cursor)
     assert post_ids(first.items) + post_ids(second.items) == [p.id for p in reversed(posts)]
+
+
+def test_window_bounds_fanout_merge_rebuild_and_audit_alike(timeline_db, timeline_settings):
+    window = 3
+    timeline = Timeline(timeline_db, timeline_settings.model_copy(update={"window_entries": window}))
+    viewer, early, late = users(3)
+    follow_all(timeline, [viewer], early)
+    # Given more fanned-out entries than the window
+    early_posts = [timeline.publish(early, f"e{i}") for i in range(window + 2)]
+    timeline.drain()
+    assert len(timeline.entries(viewer)) == window + 2
+    # Then the viewer is not drift, and a rebuild keeps the entries older than the window
+    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
+    timeline.projection(lambda p: p.rebuild(timeline.tenant, viewer))
+    assert {row.post_id for row in timeline.entries(viewer)} == {p.id for p in early_posts}
+    # When the viewer follows an author with more posts than a merge takes
+    late_posts = [timeline.publish(late, f"l{i}") for i in range(window + 2)]
+    timeline.drain()
+    follow_all(timeline, [viewer], late)
+    # Then the merge covers the window, which the audit finds in sync
+    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
+    assert {p.id for p in late_posts[-window:]} <= {row.post_id for row in timeline.entries(viewer)}
+    # and drift inside the window is still found and repaired
+    with timeline.database.transaction() as session:
+        session.execute(text("DELETE FROM timeline.timeline_entries WHERE tenant_id = :t AND viewer_id = :v "
+                             "AND post_id = :p"), {"t": timeline.tenant, "v": viewer, "p": late_posts[-1].id})
+    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).missing_post_ids == [late_posts[-1].id]
+    timeline.projection(lambda p: p.rebuild(timeline.tenant, viewer))
+    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
+
+
+def _blocked_or_done(timeline, worker: threading.Thread) -> None:
+    """Wait until the worker thread has finished or waits on a lock in this database."""
+    for _ in range(100):
+        if not worker.is_alive():
+            return
+        with timeline.database.transaction() as session:
+            if session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                    "AND wait_event_type = 'Lock'")).scalar_one():
+                return
+        worker.join(0.05)
+    raise AssertionError("the concurrent change neither finished nor waited")
+
+
+def _interleave(timeline, projection_step, change) -> None:
+    """Run a projection step in an open transaction, then a change and its clean-up jobs in another
+    thread, and only then commit the step: the change's clean-up must still see what the step wrote."""
+    from timeline.projection import Projection
+
+    with timeline.database.transaction() as session:
+        projection_step(Projection(session, timeline.settings))
+        worker = threading.Thread(target=lambda: (change(), timeline.drain()))
+        worker.start()
+        _blocked_or_done(timeline, worker)
+    worker.join(10)
+    assert not worker.is_alive()
+    timeline.drain()
+
+
+def _ack_all(timeline) -> None:
+    for outbox_id, _, _ in timeline.pending_jobs():
+        timeline.ack(outbox_id)
+
+
+def test_merge_racing_a_delete_leaves_no_stale_entry(timeline):
+    author, viewer = users(2)
+    post = timeline.publish(author, "soon deleted")
+    timeline.drain()
+    timeline.service(lambda s: s.follow(timeline.tenant, viewer, author))
+    _ack_all(timeline)  # the merge runs below, interleaved by hand
+    _interleave(timeline, lambda p: p.sync_pair(timeline.tenant, viewer, author),
+                lambda: timeline.service(lambda s: s.delete_post(timeline.tenant, author, post.id)))
+    assert [row.post_id for row in timeline.entries(viewer)] == []
+
+
+def test_rebuild_racing_an_unfollow_leaves_no_stale_entry(timeline):
+    author, viewer = users(2)
+    follow_all(timeline, [viewer], author)
+    post = timeline.publish(author, "lost, then rebuilt")
+    _ack_all(timeline)  # never fanned out: the rebuild writes the entry
+    _interleave(timeline, lambda p: p.rebuild(timeline.tenant, viewer),
+                lambda: timeline.service(lambda s: s.unfollow(timeline.tenant, viewer, author)))
+    assert [row.post_id for row in timeline.entries(viewer)] == []
+    assert post.id not in post_ids(timeline.home(viewer).items)

@@ -7,8 +7,9 @@ CLEANUP_QUEUE = "timeline.cleanup"
 EVENTS_QUEUE = "timeline.events"
 QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE, EVENTS_QUEUE]
 
-# (tenant_id, post_id, generation): the first job of a post's fan-out, which plans the chunks;
-# (…, chunk number, after_follower_id, upto_follower_id | None): one keyset range of followers.
+# (tenant_id, post_id, generation): the first job of a post's fan-out, which plans the chunks and
+# writes chunk 0; (…, chunk number, after_follower_id | None, upto_follower_id | None): one later
+# keyset range of followers.
 FANOUT_CHUNK = "timeline.fanout_chunk"
 # (tenant_id, post_id): drop following entries of a post that is no longer eligible.
 CLEANUP_POST = "timeline.cleanup_post"

@@ -27,10 +27,11 @@ class Projection:
     def fanout_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int | None = None,
                      after: uuid.UUID | None = None, upto: uuid.UUID | None = None) -> None:
         """One chunk of the post's fan-out, reading the post as it is now. The first job (chunk None)
-        plans the run: it cuts the followers into keyset ranges and queues one job per range, so
-        several workers share one post (a single range it writes itself). A job that runs twice,
-        late or concurrently writes the same rows; the plan is made once per generation and each
-        chunk is counted once, so nothing forks and the progress stays exact."""
+        plans the run: it cuts the followers into keyset ranges, queues a job for every range but the
+        first, so several workers share one post, and writes the first range itself (no hop through
+        the queue before the first rows). A job that runs twice, late or concurrently writes the same
+        rows; the plan is made once per generation and each chunk is counted once, so nothing forks
+        and the progress stays exact."""
         post = self.posts.get(tenant_id, post_id, lock="FOR SHARE")
         if post is None:
             return
@@ -43,15 +44,13 @@ class Projection:
             bounds = self.entries.chunk_bounds(tenant_id, post.author_id, self.settings.fanout_chunk_size)
             if not self.entries.plan_fanout(tenant_id, post_id, generation, len(bounds) + 1):
                 return
-            if bounds:
-                ranges = zip([None, *bounds], [*bounds, None], strict=True)
-                outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
-                    [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
-                     str(high) if high else None]
-                    for number, (low, high) in enumerate(ranges)
-                ])
-                return
-            chunk = 0  # a single range: written by this job, with no hop through the queue
+            ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
+            outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
+                [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
+                 str(high) if high else None]
+                for number, (low, high) in enumerate(ranges) if number > 0
+            ])
+            chunk, (after, upto) = 0, ranges[0]
         written = self.entries.fanout_range(tenant_id, post, after, upto)
         self.entries.finish_chunk(tenant_id, post_id, generation, chunk, written)
 
@@ -71,11 +70,16 @@ class Projection:
             self.entries.delete_pair(tenant_id, viewer_id, author_id, only_ineligible=False)
             return
         self.entries.delete_pair(tenant_id, viewer_id, author_id, only_ineligible=True)
-        self.entries.merge_recent(tenant_id, viewer_id, author_id, self.settings.follow_merge_posts)
+        self.entries.merge_recent(tenant_id, viewer_id, author_id, self.settings.window_entries)
 
     def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> tuple[int, int]:
-        return self.entries.rebuild(tenant_id, viewer_id, self.settings.rebuild_max_entries)
+        """Rebuild the viewer's window. The graph locks of the viewer and of every followee are held
+        shared, as a fan-out or pair sync holds them, so an unfollow or block waits for this rebuild
+        and its pair sync sees what it wrote; a follow made meanwhile is left to its own pair sync."""
+        followees = self.entries.followees(tenant_id, viewer_id)
+        self.graph.lock_graph(tenant_id, viewer_id, *followees, shared=True)
+        return self.entries.rebuild(tenant_id, viewer_id, followees, self.settings.window_entries)
 
     def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> Audit:
-        missing, extra = self.entries.audit(tenant_id, viewer_id, self.settings.rebuild_max_entries)
+        missing, extra = self.entries.audit(tenant_id, viewer_id, self.settings.window_entries)
         return Audit(missing, extra)

@@ -2,8 +2,8 @@
 transaction (reads of one statement may run on an autocommit connection, which has the same `execute`).
 
 Locks, so that a projection job never commits an entry that a concurrent change has already
-cleaned up: fan-out chunks and pair syncs hold the post row `FOR SHARE` and a shared advisory lock on
-the author's follower graph; delete and moderation update the post row; follow, unfollow, block and
+cleaned up: fan-out chunks, pair syncs, merges and rebuilds hold the post rows `FOR SHARE` and a
+shared advisory lock on the follower graph of the authors (a rebuild also on the viewer's); delete and moderation update the post row; follow, unfollow, block and
 unblock take the graph lock of the users concerned exclusively. A clean-up job queued by such a
 change therefore starts after every projection that read the old state has committed. (An advisory
 lock rather than row locks on the follow rows: a chunk would otherwise write a lock into thousands of
@@ -168,15 +168,16 @@ class GraphRepository:
         ).rowcount > 0
 
     def lock_graph(self, tenant_id: uuid.UUID, *user_ids: uuid.UUID, shared: bool) -> None:
-        """Transaction-scoped lock on the follower graph of each user (taken in id order, so two
-        exclusive lockers never deadlock)."""
+        """Transaction-scoped lock on the follower graph of each user, in one statement (taken in id
+        order, so lockers never deadlock)."""
         function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
-        for user_id in sorted(set(user_ids)):
-            self.session.execute(
-                text(f"SELECT {function}(hashtextextended('timeline.graph/' || CAST(:tenant AS text) || '/' "
-                     "|| CAST(:user AS text), 0))"),
-                {"tenant": tenant_id, "user": user_id},
-            )
+        self.session.execute(
+            text(f"""SELECT count({function}(hashtextextended('timeline.graph/' || CAST(:tenant AS text) || '/'
+                                                              || CAST(u.user_id AS text), 0)))
+                     FROM (SELECT user_id FROM unnest(CAST(:users AS uuid[])) WITH ORDINALITY AS t(user_id, n)
+                           ORDER BY n) u"""),
+            {"tenant": tenant_id, "users": sorted(set(user_ids))},
+        )
 
     def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> bool:
         return self.session.execute(
@@ -408,16 +409,18 @@ class EntryRepository:
         ).rowcount
 
     def merge_recent(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID, limit: int) -> int:
-        """Upsert the author's most recent posts that fan out into the viewer's timeline."""
+        """Upsert the author's most recent posts that fan out into the viewer's timeline. The post rows
+        are held `FOR SHARE`, so a delete or moderation waits for this merge and its clean-up sees the
+        entries it wrote."""
         return self.session.execute(
             text(
                 f"""
                 INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
-                SELECT {ENTRY_ID.format(tenant='p.tenant_id', viewer='CAST(:viewer AS uuid)', post='p.id')},
-                       p.tenant_id, :viewer, p.id, p.author_id, 'following', p.published_at
-                FROM timeline.posts p
-                WHERE p.tenant_id = :tenant AND p.author_id = :author AND {FANS_OUT}
-                ORDER BY p.published_at DESC LIMIT :limit
+                SELECT {ENTRY_ID.format(tenant='r.tenant_id', viewer='CAST(:viewer AS uuid)', post='r.id')},
+                       r.tenant_id, :viewer, r.id, r.author_id, 'following', r.published_at
+                FROM (SELECT p.tenant_id, p.id, p.author_id, p.published_at FROM timeline.posts p
+                      WHERE p.tenant_id = :tenant AND p.author_id = :author AND {FANS_OUT}
+                      ORDER BY p.published_at DESC, p.id DESC LIMIT :limit FOR SHARE OF p) r
                 ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
                 WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
                 """
@@ -425,50 +428,85 @@ class EntryRepository:
             {"tenant": tenant_id, "viewer": viewer_id, "author": author_id, "limit": limit},
         ).rowcount
 
-    # Rebuild and audit.
+    # Rebuild and audit. Both work on the viewer's window: the `window` most recent posts the viewer
+    # should see, in (published_at, post id) order. Entries older than the window's last post are
+    # neither compared nor removed, so a viewer with more entries than the window is not drift.
 
-    _WANTED = f"""
-        SELECT p.id AS post_id, p.author_id, p.published_at FROM timeline.follows f
-        JOIN timeline.posts p ON p.tenant_id = f.tenant_id AND p.author_id = f.followee_id
-        WHERE f.tenant_id = :tenant AND f.follower_id = :viewer AND f.ended_at IS NULL AND {FANS_OUT}
-          AND NOT {_blocked(':viewer', 'f.followee_id')}
-        ORDER BY p.published_at DESC, p.id DESC LIMIT :cap
-    """
+    def followees(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> list[uuid.UUID]:
+        return list(self.session.execute(
+            text("SELECT followee_id FROM timeline.follows WHERE tenant_id = :tenant AND follower_id = :viewer "
+                 "AND ended_at IS NULL"),
+            {"tenant": tenant_id, "viewer": viewer_id},
+        ).scalars())
 
-    def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, cap: int) -> tuple[int, int]:
-        """Make the viewer's following entries exactly what the current graph and posts give (self
-        entries untouched). Ids are kept, since they derive from (tenant, viewer, post)."""
-        params = {"tenant": tenant_id, "viewer": viewer_id, "cap": cap}
+    def wanted(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, followees: list[uuid.UUID], window: int,
+               *, lock: bool) -> list:
+        """The viewer's window as (post_id, author_id, published_at), newest first, from the given
+        followees only; with `lock`, the post rows are held `FOR SHARE` until commit."""
+        return self.session.execute(
+            text(
+                f"""
+                SELECT p.id AS post_id, p.author_id, p.published_at FROM timeline.follows f
+                JOIN timeline.posts p ON p.tenant_id = f.tenant_id AND p.author_id = f.followee_id
+                WHERE f.tenant_id = :tenant AND f.follower_id = :viewer AND f.ended_at IS NULL
+                  AND f.followee_id = ANY(CAST(:followees AS uuid[])) AND {FANS_OUT}
+                  AND NOT {_blocked(':viewer', 'f.followee_id')}
+                ORDER BY p.published_at DESC, p.id DESC LIMIT :window {"FOR SHARE OF p" if lock else ""}
+                """
+            ),
+            {"tenant": tenant_id, "viewer": viewer_id, "followees": followees, "window": window},
+        ).all()
+
+    @staticmethod
+    def _in_window(rows: list, window: int) -> tuple[str, dict]:
+        """The condition on entries (`e`) inside the window, and its parameters."""
+        if len(rows) < window:
+            return "true", {}
+        oldest = min((row.published_at, row.post_id) for row in rows)
+        return "(e.ranked_at, e.post_id) >= (:oldest_at, :oldest_post)", {"oldest_at": oldest[0],
+                                                                           "oldest_post": oldest[1]}
+
+    def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, followees: list[uuid.UUID],
+                window: int) -> tuple[int, int]:
+        """Make the viewer's following entries in the window exactly what the current graph and posts
+        give (self entries untouched). Ids are kept, since they derive from (tenant, viewer, post)."""
+        rows = self.wanted(tenant_id, viewer_id, followees, window, lock=True)
+        params = {"tenant": tenant_id, "viewer": viewer_id, "posts": [r.post_id for r in rows],
+                  "authors": [r.author_id for r in rows], "published": [r.published_at for r in rows]}
         upserted = self.session.execute(
             text(
                 f"""
                 INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
                 SELECT {ENTRY_ID.format(tenant='CAST(:tenant AS uuid)', viewer='CAST(:viewer AS uuid)', post='w.post_id')},
                        :tenant, :viewer, w.post_id, w.author_id, 'following', w.published_at
-                FROM ({self._WANTED}) w
+                FROM unnest(CAST(:posts AS uuid[]), CAST(:authors AS uuid[]), CAST(:published AS timestamptz[]))
+                     AS w(post_id, author_id, published_at)
                 ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at = EXCLUDED.ranked_at
+                WHERE timeline_entries.ranked_at IS DISTINCT FROM EXCLUDED.ranked_at
                 """
             ),
             params,
         ).rowcount
+        in_window, bounds = self._in_window(rows, window)
         removed = self.session.execute(
             text(
                 f"""
                 DELETE FROM timeline.timeline_entries e
                 WHERE e.tenant_id = :tenant AND e.viewer_id = :viewer AND e.kind = 'following'
-                  AND e.post_id NOT IN (SELECT w.post_id FROM ({self._WANTED}) w)
+                  AND {in_window} AND NOT (e.post_id = ANY(CAST(:posts AS uuid[])))
                 """
             ),
-            params,
+            params | bounds,
         ).rowcount
         return upserted, removed
 
-    def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, cap: int) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
-        params = {"tenant": tenant_id, "viewer": viewer_id, "cap": cap}
-        wanted = set(self.session.execute(text(f"SELECT w.post_id FROM ({self._WANTED}) w"), params).scalars())
+    def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, window: int) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
+        rows = self.wanted(tenant_id, viewer_id, self.followees(tenant_id, viewer_id), window, lock=False)
+        wanted = {row.post_id for row in rows}
+        in_window, bounds = self._in_window(rows, window)
         materialized = set(self.session.execute(
-            text("SELECT post_id FROM timeline.timeline_entries WHERE tenant_id = :tenant AND viewer_id = :viewer "
-                 "AND kind = 'following'"),
-            params,
+            text(f"SELECT e.post_id FROM timeline.timeline_entries e WHERE e.tenant_id = :tenant "
+                 f"AND e.viewer_id = :viewer AND e.kind = 'following' AND {in_window}"),
+            {"tenant": tenant_id, "viewer": viewer_id} | bounds,
         ).scalars())
         return sorted(wanted - materialized), sorted(materialized - wanted)
