@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
 from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from timeline import cursor, jobs
+from timeline import jobs
+from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
     DEFAULT_PAGE_SIZE,
     MAX_BODY_CHARS,
@@ -155,11 +156,11 @@ class TimelineService:
         limit = DEFAULT_PAGE_SIZE if limit is None else limit
         if not 1 <= limit <= MAX_PAGE_SIZE:
             raise InvalidArgument("invalid_limit", f"limit must be between 1 and {MAX_PAGE_SIZE}")
-        secret = self.settings.cursor_secret.get_secret_value().encode()
-        after = cursor.decode(secret, tenant_id, viewer_id, cursor_value) if cursor_value else None
+        cursors = HomeCursors(self.settings.cursor_secret.get_secret_value().encode())
+        after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
         items = self.entries.home_page(tenant_id, viewer_id, after, limit + 1)
         if len(items) <= limit:
             return HomePage(items, None)
         last = items[limit - 1]
-        next_cursor = cursor.encode(secret, tenant_id, viewer_id, cursor.Position(last.ranked_at, last.entry_id))
+        next_cursor = cursors.encode(tenant_id, viewer_id, Position(last.ranked_at, last.entry_id))
         return HomePage(items[:limit], next_cursor)
