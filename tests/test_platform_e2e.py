@@ -12,11 +12,11 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from devstack.host_client import Host
 from devstack.platform import SERVICES, Platform, Ports
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import grpc_serving
 from feeds_runtime.settings import normalize_database_url
-from gateway.auth import sign
 
 HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "e2e-host", "secret": uuid.uuid4().hex}
 
@@ -32,36 +32,27 @@ def platform(processes):
     return platform
 
 
-def signed(client: httpx.Client, method: str, path: str, viewer: uuid.UUID, payload=None, query: str = "",
-           headers: dict[str, str] | None = None) -> httpx.Response:
-    body = b"" if payload is None else json.dumps(payload).encode()
-    stamp = str(int(time.time()))
-    signature = sign(HOST_KEY["secret"], method, path, query, stamp, str(viewer), body)
-    return client.request(method, path + (f"?{query}" if query else ""), content=body, headers={
-        "X-Activity-Key-Id": HOST_KEY["key_id"], "X-Activity-Timestamp": stamp, "X-Activity-Viewer": str(viewer),
-        "X-Activity-Signature": signature, "Content-Type": "application/json", **(headers or {})})
-
-
 def test_request_crosses_every_part_of_the_platform(platform, database_url):
     # Every service SERVING and the gateway ready
     assert all(grpc_serving(platform.grpc_address(service)) for service in SERVICES)
     client = httpx.Client(base_url=platform.gateway_url, timeout=15)
+    host = Host(platform.gateway_url, HOST_KEY)
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert ready.json() == {"status": "ready", "services": {s: "SERVING" for s in SERVICES}}
 
     # A follower follows an author, and the author publishes through the signed host API
     author, follower = uuid.uuid4(), uuid.uuid4()
-    assert signed(client, "PUT", f"/api/v1/timeline/follows/{author}", follower).status_code == 200
-    published = signed(client, "POST", "/api/v1/timeline/posts", author, {"body": "across the platform"},
-                       headers={"Idempotency-Key": uuid.uuid4().hex})
+    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=follower).status_code == 200
+    published = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body={"body": "across the platform"},
+                             headers={"Idempotency-Key": uuid.uuid4().hex})
     assert published.status_code == 201
     post_id = published.json()["data"]["id"]
 
     # The fan-out job travels through the outbox, Redis and a Dramatiq worker into the follower's timeline
     deadline = time.monotonic() + 30
     while True:
-        home = signed(client, "GET", "/api/v1/timeline/home", follower)
+        home = host.request("GET", "/api/v1/timeline/home", viewer=follower)
         assert home.status_code == 200
         if [item["post_id"] for item in home.json()["data"]] == [post_id]:
             break
@@ -81,6 +72,6 @@ def test_request_crosses_every_part_of_the_platform(platform, database_url):
 
     # The other contexts answer through the gateway in their own envelopes
     global_feed = client.get("/api/v1/feed/global")
-    assert global_feed.status_code == 200 and global_feed.json()["page"]["hasMore"] is False
+    assert global_feed.status_code == 200 and isinstance(global_feed.json()["page"]["hasMore"], bool)
     scout = client.get("/api/v1/scout/runs")
     assert scout.status_code == 401 and scout.json()["data"] is None

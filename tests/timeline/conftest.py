@@ -1,16 +1,14 @@
-"""Timeline processes (server, worker, relay) and the gateway on free ports, a signing host client,
-and direct database access for checking what was materialized."""
+"""Timeline processes (server, worker, relay) and the gateway on free ports, a gRPC caller, and
+direct database access for checking what was materialized."""
 
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -20,7 +18,6 @@ from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.infra import free_port
 from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from feeds_runtime.settings import normalize_database_url
-from gateway.auth import sign
 
 TENANTS = [
     {"tenant_id": str(uuid.uuid4()), "key_id": f"host-{n}", "secret": f"secret-{n}-{uuid.uuid4().hex}"}
@@ -76,28 +73,6 @@ class Rpc:
     def publish(self, tenant: str, author: uuid.UUID, body: str = "hello") -> pb.Post:
         return self.timeline.PublishPost(pb.PublishPostRequest(body=body, visibility=pb.VISIBILITY_PUBLIC),
                                          metadata=self.metadata(tenant, author), timeout=10).post
-
-
-class Host:
-    """A host backend calling the gateway with signed requests (ARCHITECTURE.md)."""
-
-    def __init__(self, base_url: str, key: dict[str, str]) -> None:
-        self.client = httpx.Client(base_url=base_url, timeout=15)
-        self.key = key
-        self.tenant = key["tenant_id"]
-
-    def request(self, method: str, path: str, *, query: str = "", viewer: uuid.UUID | str | None = None,
-                json_body=None, headers: dict[str, str] | None = None, timestamp: int | None = None,
-                secret: str | None = None) -> httpx.Response:
-        body = b"" if json_body is None else json.dumps(json_body).encode()
-        stamp = str(timestamp if timestamp is not None else int(time.time()))
-        viewer_text = "" if viewer is None else str(viewer)
-        signature = sign(secret or self.key["secret"], method, path, query, stamp, viewer_text, body)
-        all_headers = {"X-Activity-Key-Id": self.key["key_id"], "X-Activity-Timestamp": stamp,
-                       "X-Activity-Viewer": viewer_text, "X-Activity-Signature": signature,
-                       "Content-Type": "application/json", **(headers or {})}
-        url = path + (f"?{query}" if query else "")
-        return self.client.request(method, url, content=body, headers=all_headers)
 
 
 @pytest.fixture(scope="session")

@@ -20,19 +20,18 @@ import uuid
 from pathlib import Path
 
 import grpc
-import httpx
 import psycopg
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 from devstack.bench import latencies_ms, percentile, record  # noqa: E402
+from devstack.host_client import Host  # noqa: E402
 from devstack.platform import Platform, Ports  # noqa: E402
 from feeds.timeline.v1 import timeline_pb2 as pb  # noqa: E402
 from feeds.timeline.v1 import timeline_pb2_grpc  # noqa: E402
 from feeds_runtime import infra  # noqa: E402
 from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for  # noqa: E402
-from gateway.auth import sign  # noqa: E402
 
 TENANT = str(uuid.uuid4())
 HOST_KEY = {"tenant_id": TENANT, "key_id": "bench", "secret": uuid.uuid4().hex}
@@ -142,13 +141,8 @@ def seed_home(conn: psycopg.Connection, viewer: uuid.UUID) -> None:
     conn.execute("ANALYZE timeline.posts")
 
 
-def signed_get(client: httpx.Client, path: str, query: str, viewer: uuid.UUID) -> None:
-    stamp = str(int(time.time()))
-    signature = sign(HOST_KEY["secret"], "GET", path, query, stamp, str(viewer), b"")
-    response = client.get(f"{path}?{query}" if query else path, headers={
-        "X-Activity-Key-Id": HOST_KEY["key_id"], "X-Activity-Timestamp": stamp, "X-Activity-Viewer": str(viewer),
-        "X-Activity-Signature": signature})
-    response.raise_for_status()
+def signed_get(host: Host, path: str, query: str, viewer: uuid.UUID) -> None:
+    host.request("GET", path, query=query, viewer=viewer).raise_for_status()
 
 
 def record_latency(name: str, samples: list[float], baseline_name: str, baseline_parts: list[list[float]], runs: int) -> None:
@@ -166,9 +160,12 @@ def bench_home(platform: Platform, stub, admin, conn, runs: int) -> None:
     request = pb.GetHomeTimelineRequest(limit=PAGE)
     grpc_home = latencies_ms(lambda: stub.GetHomeTimeline(request, metadata=metadata(viewer), timeout=10), runs)
     grpc_noop = latencies_ms(lambda: admin.Ping(pb.PingRequest(), metadata=metadata(viewer), timeout=10), runs)
-    with httpx.Client(base_url=platform.gateway_url, timeout=10) as client:
-        rest_home = latencies_ms(lambda: signed_get(client, "/api/v1/timeline/home", f"limit={PAGE}", viewer), runs)
-        rest_noop = latencies_ms(lambda: signed_get(client, "/api/v1/timeline/ping", "", viewer), runs)
+    host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    try:
+        rest_home = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", viewer), runs)
+        rest_noop = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/ping", "", viewer), runs)
+    finally:
+        host.close()
     record_latency("timeline_home_grpc", grpc_home, "noop_grpc_plus_raw_sql", [grpc_noop, raw_sql], runs)
     record_latency("timeline_home_rest", rest_home, "noop_rest_plus_raw_sql", [rest_noop, raw_sql], runs)
     for name, samples in [("timeline_home_raw_sql", raw_sql), ("timeline_noop_grpc", grpc_noop),
