@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from devstack.host_client import Host
 from feeds_runtime.processes import ProcessGroup
 
-from .conftest import TENANTS, Host, TimelineStack, wait_until
+from .conftest import TENANTS, Rpc, TimelineStack, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +55,8 @@ def test_signature_is_required_and_checked(host):
         assert response.status_code == 401
         assert response.json() == {"error": {"code": "invalid_signature", "message": response.json()["error"]["message"]}}
     # The query string is signed as sent: signing one limit and sending another fails
-    from gateway.auth import sign
-
-    stamp = str(int(time.time()))
-    signature = sign(host.key["secret"], "GET", "/api/v1/timeline/home", "limit=5", stamp, str(viewer), b"")
-    response = host.client.get("/api/v1/timeline/home?limit=6", headers={
-        "X-Activity-Key-Id": host.key["key_id"], "X-Activity-Timestamp": stamp,
-        "X-Activity-Viewer": str(viewer), "X-Activity-Signature": signature})
+    response = host.client.get("/api/v1/timeline/home?limit=6",
+                               headers=host.headers("GET", "/api/v1/timeline/home", query="limit=5", viewer=viewer))
     assert response.status_code == 401
 
 
@@ -77,7 +73,7 @@ def test_publish_replay_conflict_and_bad_input(host, timeline_engine):
     assert replay.status_code == 200 and replay.json()["data"]["id"] == post["id"]
     conflict = publish(host, author, "changed", key="k-1")
     assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "idempotency_conflict"
-    for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1]]:
+    for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1], {"body": "a\u0000b"}]:
         response = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body=bad)
         assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request"
     no_viewer = host.request("POST", "/api/v1/timeline/posts", json_body={"body": "x"})
@@ -139,11 +135,48 @@ def test_posts_are_private_to_their_tenant_and_author(host, other_host):
         host.request("GET", f"/api/v1/timeline/posts/{uuid.uuid4()}"),
     ]:
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
-    forbidden = host.request("DELETE", f"/api/v1/timeline/posts/{post['id']}", viewer=stranger)
-    assert forbidden.status_code == 403
     bad_id = host.request("GET", "/api/v1/timeline/posts/not-a-uuid")
     assert bad_id.status_code == 400 and bad_id.json()["error"]["code"] == "invalid_request"
     private = publish(host, author, "secret", "private").json()["data"]
     hidden = host.request("GET", f"/api/v1/timeline/posts/{private['id']}", viewer=stranger)
-    assert hidden.status_code == 404
+    assert hidden.status_code == 404 and hidden.json()["error"]["code"] == "not_found"
+    # A non-author may not delete a post, public or private, and hears what a reader of it would
+    for target in (post, private):
+        refused = host.request("DELETE", f"/api/v1/timeline/posts/{target['id']}", viewer=stranger)
+        assert refused.status_code == 404 and refused.json()["error"]["code"] == "not_found"
+        assert host.request("GET", f"/api/v1/timeline/posts/{target['id']}", viewer=author).status_code == 200
     assert host.request("GET", f"/api/v1/timeline/posts/{post['id']}").json()["data"]["moderation_state"] == "visible"
+
+
+def test_admin_audits_and_rebuilds_a_drifted_viewer_over_grpc(stack, host, timeline_engine):
+    from sqlalchemy import text
+
+    from feeds.timeline.v1 import timeline_pb2 as pb
+
+    author, stranger, viewer = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
+    posts = [publish(host, author, f"post {i}").json()["data"] for i in range(2)]
+    stray = publish(host, stranger, "never followed").json()["data"]
+    wait_until(lambda: len(home(host, viewer).json()["data"]) == 2, "fan-out through the worker")
+    admin, metadata = Rpc(stack.address).admin, Rpc.metadata(host.tenant)
+    request = pb.AuditViewerRequest(viewer_id=str(viewer))
+    assert admin.AuditViewer(request, metadata=metadata, timeout=10).in_sync
+    # Given drift: a lost entry and a stale one of a post the viewer does not follow
+    with timeline_engine.begin() as connection:
+        connection.execute(text("DELETE FROM timeline.timeline_entries WHERE viewer_id = :v AND post_id = :p"),
+                           {"v": str(viewer), "p": posts[0]["id"]})
+        connection.execute(text("INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, "
+                                "kind, ranked_at) VALUES (gen_random_uuid(), :t, :v, :p, :a, 'following', now())"),
+                           {"t": host.tenant, "v": str(viewer), "p": stray["id"], "a": str(stranger)})
+    # Then the audit reports it, by post id, and changes nothing
+    for _ in range(2):
+        audit = admin.AuditViewer(request, metadata=metadata, timeout=10)
+        assert (list(audit.missing_post_ids), list(audit.extra_post_ids), audit.in_sync) == (
+            [posts[0]["id"]], [stray["id"]], False)
+    # and another tenant's audit of the same viewer sees none of it
+    assert admin.AuditViewer(request, metadata=Rpc.metadata(TENANTS[1]["tenant_id"]), timeout=10).in_sync
+    # When the viewer is rebuilt, the drift is gone
+    rebuilt = admin.RebuildViewer(pb.RebuildViewerRequest(viewer_id=str(viewer)), metadata=metadata, timeout=10)
+    assert (rebuilt.upserted, rebuilt.removed) == (1, 1)
+    assert admin.AuditViewer(request, metadata=metadata, timeout=10).in_sync
+    assert [item["post_id"] for item in home(host, viewer).json()["data"]] == [posts[1]["id"], posts[0]["id"]]

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from sqlalchemy import text
 
-from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from timeline import jobs
 from timeline.domain import Moderation, Visibility
 
@@ -277,8 +277,11 @@ def test_publish_idempotency_key(timeline):
 def test_ownership_and_tenancy(timeline):
     author, stranger = users(2)
     post = timeline.publish(author)
-    with pytest.raises(PermissionDenied):
+    # Someone else's post is not there to delete: not_found, and it stays
+    with pytest.raises(NotFound) as error:
         timeline.service(lambda s: s.delete_post(timeline.tenant, stranger, post.id))
+    assert error.value.reason == "not_found"
+    assert timeline.service(lambda s: s.get_post(timeline.tenant, post.id, None)).deleted_at is None
     foreign_tenant = uuid.uuid4()
     with pytest.raises(NotFound):
         timeline.service(lambda s: s.get_post(foreign_tenant, post.id, None))

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
-from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from timeline import jobs
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
@@ -95,10 +95,10 @@ class TimelineService:
 
     def delete_post(self, tenant_id: uuid.UUID, actor_id: uuid.UUID, post_id: uuid.UUID) -> None:
         post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
-        if post is None:
+        # Only the author may delete; to anyone else the post is not there to act on, as GetPost
+        # hides another author's private post.
+        if post is None or post.author_id != actor_id:
             raise NotFound("not_found", "post not found")
-        if post.author_id != actor_id:
-            raise PermissionDenied("not_author", "only the author may delete a post")
         if post.deleted_at is not None:
             return  # deleting twice is the same as once
         self.posts.soft_delete(tenant_id, post_id)
