@@ -84,8 +84,6 @@ class Timeline:
             self.projection(lambda p: p.cleanup_post(*ids))
         elif actor_name == jobs.SYNC_PAIR:
             self.projection(lambda p: p.sync_pair(*ids))
-        elif actor_name == jobs.REBUILD_VIEWER:
-            self.projection(lambda p: p.rebuild(*ids))
 
     def ack(self, outbox_id: int) -> None:
         with self.database.transaction() as session:

@@ -15,7 +15,5 @@ FANOUT_CHUNK = "timeline.fanout_chunk"
 CLEANUP_POST = "timeline.cleanup_post"
 # (tenant_id, viewer_id, author_id): align a viewer's entries of one author with follow and block state.
 SYNC_PAIR = "timeline.sync_pair"
-# (tenant_id, post_id, author_id, published_at): announce a published post on the events stream.
+# (tenant_id, post_id, author_id, visibility, published_at): announce a published post on the events stream.
 POST_PUBLISHED = "timeline.post_published"
-# (tenant_id, viewer_id): the internal repair worker's rebuild of one viewer.
-REBUILD_VIEWER = "timeline.rebuild_viewer"

@@ -368,18 +368,6 @@ class EntryRepository:
             {"tenant": tenant_id, "post": post_id, "generation": generation, "reason": reason},
         )
 
-    def fanout_lag_seconds(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> float | None:
-        """Publish to last chunk, once the run has completed."""
-        return self.session.execute(
-            text(
-                """
-                SELECT extract(epoch FROM completed_at - published_at) FROM timeline.fanout_progress
-                WHERE tenant_id = :tenant AND post_id = :post AND completed_at IS NOT NULL
-                """
-            ),
-            {"tenant": tenant_id, "post": post_id},
-        ).scalar_one_or_none()
-
     # Clean-up and merges.
 
     def delete_post_following(self, tenant_id: uuid.UUID, post_id: uuid.UUID, limit: int) -> int:

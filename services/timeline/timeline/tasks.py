@@ -48,12 +48,6 @@ def sync_pair(tenant_id: str, viewer_id: str, author_id: str) -> None:
         _projection(session).sync_pair(uuid.UUID(tenant_id), uuid.UUID(viewer_id), uuid.UUID(author_id))
 
 
-@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.REBUILD_VIEWER, **RETRY)
-def rebuild_viewer(tenant_id: str, viewer_id: str) -> None:
-    with SERVICE.database.transaction() as session:
-        _projection(session).rebuild(uuid.UUID(tenant_id), uuid.UUID(viewer_id))
-
-
 @dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, **RETRY)
 def post_published(tenant_id: str, post_id: str, author_id: str, visibility: str, published_at: str) -> None:
     event = {"type": "timeline.post_published", "tenant_id": tenant_id, "post_id": post_id,
