@@ -191,6 +191,8 @@ async def home(request: Request) -> JSONResponse:
 
 
 @router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",
+            description="Calls TimelineAdmin.Ping, which touches no data; no repair operation of "
+                        "TimelineAdmin is reachable through the host API.",
             openapi_extra=SIGNED)
 async def ping(request: Request) -> JSONResponse:
     call, viewer = await _signed(request, viewer_required=False)
