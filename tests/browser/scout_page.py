@@ -37,6 +37,7 @@ class ScoutPage:
         return self.page.locator("#runs button[data-run-id]").evaluate_all("els => els.map(e => e.dataset.runId)")
 
     def post_ids(self) -> list[str]:
+        expect(self.page.locator("#posts")).not_to_have_attribute("aria-busy", "true")
         return self.page.locator("#posts button[data-post-id]").evaluate_all("els => els.map(e => e.dataset.postId)")
 
     def runs_ids_of(self, *ns: int) -> list[str]:

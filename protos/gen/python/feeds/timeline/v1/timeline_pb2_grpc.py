@@ -442,7 +442,8 @@ class TimelineService:
 
 
 class TimelineAdminStub:
-    """Internal repair operations; not part of the host REST API.
+    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
+    of the host REST API.
     """
 
     def __init__(self, channel):
@@ -469,7 +470,8 @@ class TimelineAdminStub:
 
 
 class TimelineAdminServicer:
-    """Internal repair operations; not part of the host REST API.
+    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
+    of the host REST API.
     """
 
     def RebuildViewer(self, request, context):
@@ -485,7 +487,8 @@ class TimelineAdminServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Ping(self, request, context):
-        """Answers without touching the database: the transport baseline of the benchmark.
+        """Answers without touching any data: a transport check. The host REST API exposes it, and only it,
+        as the signed `GET /api/v1/timeline/ping` (also the benchmark's no-op baseline).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -518,7 +521,8 @@ def add_TimelineAdminServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TimelineAdmin:
-    """Internal repair operations; not part of the host REST API.
+    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
+    of the host REST API.
     """
 
     @staticmethod

@@ -177,8 +177,21 @@ class Workbench {
     await this.loadPosts(1);
   }
 
+  // While results are being replaced the list is aria-busy, for assistive technology (and tests).
+  async loadPosts(page, options = {}) {
+    const list = $("posts");
+    this.postLoads = (this.postLoads ?? 0) + 1;
+    list.setAttribute("aria-busy", "true");
+    try {
+      await this.fetchPosts(page, options);
+    } finally {
+      this.postLoads -= 1;
+      if (this.postLoads === 0) list.removeAttribute("aria-busy");
+    }
+  }
+
   // `keepPostId`: after an action the acted-on result stays selected if it is still on the page.
-  async loadPosts(page, { keepPostId = null } = {}) {
+  async fetchPosts(page, { keepPostId = null } = {}) {
     const run = this.selectedRun;
     $("run-message").textContent = "";
     let result;
