@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import select as io_select
 import threading
-import time
 from datetime import timedelta
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -196,19 +195,3 @@ class Relay:
                 log.exception("relay error; retrying")
                 self._on_cycle()  # alive and retrying: a database outage is not a hung relay
                 self._stop.wait(1.0)
-
-
-def pending_count(engine: Engine, table: Table) -> int:
-    with engine.connect() as connection:
-        return connection.execute(
-            select(func.count()).select_from(table).where(table.c.acked_at.is_(None))
-        ).scalar_one()
-
-
-def wait_until_drained(engine: Engine, table: Table, timeout: float = 30.0) -> None:
-    """Test helper: block until every outbox row has been acknowledged by its actor."""
-    deadline = time.monotonic() + timeout
-    while pending_count(engine, table):
-        if time.monotonic() > deadline:
-            raise TimeoutError("outbox not drained")
-        time.sleep(0.05)
