@@ -136,8 +136,16 @@ def load(connection: psycopg.Connection, shape: Shape) -> None:
 def settle(connection: psycopg.Connection) -> None:
     """What autovacuum does after a bulk insert: visibility map and statistics up to date, so the
     plans measured are the steady state's (index-only scans), not a bulk load's."""
-    connection.execute("VACUUM ANALYZE news.posts")
-    connection.execute("VACUUM ANALYZE news.author_subscriptions")
+    for table in ("news.posts", "news.author_subscriptions"):
+        # A VACUUM that runs beside autovacuum's own ANALYZE of a fresh bulk load can leave pages
+        # not all-visible; vacuum again until the visibility map covers the table.
+        for _ in range(10):
+            connection.execute(f"VACUUM (ANALYZE) {table}")
+            pages, visible = connection.execute(
+                "SELECT relpages, relallvisible FROM pg_class WHERE oid = %s::regclass", (table,)).fetchone()
+            if pages == 0 or visible >= 0.99 * pages:
+                break
+            time.sleep(1)
 
 
 def grow(connection: psycopg.Connection, shape: Shape, growth: int) -> None:
@@ -280,7 +288,7 @@ def report(before: dict, after: dict, params: dict) -> bool:
                             "before_growth", before[key]["rows_examined"])["ratio"] or 1.0
         p50_ratio = record(f"news.feed.{key}.growth.grpc_p50", p, "p50", after[key]["grpc"]["p50"], "ms",
                            "before_growth", before[key]["grpc"]["p50"])["ratio"]
-        ok &= rows_ratio <= 1.10 and p50_ratio <= 1.25
+        ok &= abs(rows_ratio - 1) <= 0.10 and p50_ratio <= 1.25
     return ok
 
 

