@@ -296,7 +296,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--growth", type=int, default=4)
-    parser.add_argument("--runs", type=int, default=400, help="samples per latency figure (fewer move p50 by tens of percent here)")
+    parser.add_argument("--runs", type=int, default=400, help="samples per latency figure; with fewer, p50 moves by tens of percent between runs")
     args = parser.parse_args()
     shape = Shape.scaled(args.scale)
     params = {"posts": shape.posts, "authors": shape.authors, "companies": shape.companies, "growth": args.growth,
