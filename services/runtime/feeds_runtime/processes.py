@@ -66,17 +66,27 @@ class ProcessGroup:
                 raise RuntimeError(f"{process.name} exited with {process.popen.returncode}\n{process.log_tail()}")
 
     def stop(self, timeout: float = 15) -> None:
+        """SIGTERM each process's whole group (a Dramatiq worker's children too, even when a test
+        killed the parent), then SIGKILL what is still there after `timeout`."""
         for process in reversed(self.processes):
-            if process.popen.poll() is None:
-                process.popen.send_signal(signal.SIGTERM)
+            _signal_group(process.popen, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         for process in reversed(self.processes):
             try:
                 process.popen.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                process.popen.kill()
-                process.popen.wait()
+                pass
+            _signal_group(process.popen, signal.SIGKILL)
+            process.popen.wait()
         self.processes.clear()
+
+
+def _signal_group(popen: subprocess.Popen, signum: int) -> None:
+    # Every process starts a session of its own, so its process group id is its pid.
+    try:
+        os.killpg(popen.pid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def grpc_serving(address: str, service: str = "", timeout: float = 1.0) -> bool:
