@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
+
+import httpx
 
 # Flow B: one search term asks one source for at most this many candidates per stage.
 PAGE_LIMIT = 20
@@ -40,3 +42,22 @@ class SearchSource(Protocol):
     def search(self, query: str, *, limit: int, cursor: str | None = None) -> SearchPage:
         """One request: at most `limit` candidates for `query`, continuing after `cursor`."""
         ...
+
+
+def get_json(source: str, url: str, *, params: dict, timeout: float, headers: dict | None = None,
+             transport: httpx.BaseTransport | None = None) -> Any:
+    """One GET to a live search provider, its JSON body decoded. Every way the provider can fail
+    (timeout, connection, a non-200 status, a body that is not JSON) is that source unavailable."""
+    try:
+        with httpx.Client(timeout=timeout, transport=transport) as client:
+            response = client.get(url, params=params, headers=headers)
+    except httpx.TimeoutException:
+        raise SourceUnavailable(f"{source}: timed out") from None
+    except httpx.HTTPError as error:
+        raise SourceUnavailable(f"{source}: {type(error).__name__}") from None
+    if response.status_code != 200:
+        raise SourceUnavailable(f"{source}: HTTP {response.status_code}")
+    try:
+        return response.json()
+    except ValueError:
+        raise SourceUnavailable(f"{source}: malformed response body") from None

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import httpx
 
-from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
+from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable, get_json
 
 SITE_FILTER = "(site:threads.net OR site:threads.com) inurl:post"
 _DATE_FORMATS = ("%b %d, %Y", "%Y-%m-%d", "%d %b %Y", "%B %d, %Y")
@@ -38,17 +38,8 @@ class SerpSource:
         start = int(cursor) if cursor and cursor.isdigit() else 0
         params = {"engine": "google", "q": f"{query} {SITE_FILTER}", "api_key": self._api_key,
                   "start": start, "num": limit}
+        body = get_json(self.name, self._url, params=params, timeout=self._timeout, transport=self._transport)
         try:
-            with httpx.Client(timeout=self._timeout, transport=self._transport) as client:
-                response = client.get(self._url, params=params)
-        except httpx.TimeoutException:
-            raise SourceUnavailable("serp: timed out") from None
-        except httpx.HTTPError as error:
-            raise SourceUnavailable(f"serp: {type(error).__name__}") from None
-        if response.status_code != 200:
-            raise SourceUnavailable(f"serp: HTTP {response.status_code}")
-        try:
-            body = response.json()
             if not isinstance(body, dict):
                 raise TypeError("body is not an object")
             results = body.get("organic_results")

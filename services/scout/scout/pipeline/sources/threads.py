@@ -7,7 +7,7 @@ from datetime import datetime
 import httpx
 
 from scout.pipeline.identity import post_identity, shortcode_identity
-from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
+from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable, get_json
 
 FIELDS = "id,text,permalink,shortcode,timestamp,username"
 
@@ -39,17 +39,9 @@ class ThreadsSource:
             params["after"] = cursor
         # The token travels in a header, so no URL that reaches a log carries it.
         headers = {"Authorization": f"Bearer {self._token}"}
+        body = get_json(self.name, self._url, params=params, headers=headers, timeout=self._timeout,
+                        transport=self._transport)
         try:
-            with httpx.Client(timeout=self._timeout, transport=self._transport) as client:
-                response = client.get(self._url, params=params, headers=headers)
-        except httpx.TimeoutException:
-            raise SourceUnavailable("threads: timed out") from None
-        except httpx.HTTPError as error:
-            raise SourceUnavailable(f"threads: {type(error).__name__}") from None
-        if response.status_code != 200:
-            raise SourceUnavailable(f"threads: HTTP {response.status_code}")
-        try:
-            body = response.json()
             items = body["data"]
             if not isinstance(items, list):
                 raise TypeError("data is not a list")
