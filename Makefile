@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
-PACKAGES := protos services/runtime[embedded] services/timeline services/news services/scout services/gateway
+PACKAGES := protos services/runtime[service] services/timeline services/news services/scout services/gateway devstack
 CONTEXTS := timeline news scout
 
 .PHONY: system-deps install run test proto check-proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data

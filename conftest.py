@@ -1,1 +1,1 @@
-pytest_plugins = ["feeds_runtime.testing"]
+pytest_plugins = ["devstack.testing"]

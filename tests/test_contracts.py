@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import filecmp
 import importlib.util
-import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -14,8 +14,7 @@ from sqlalchemy import create_engine, text
 
 from devstack.host_client import Host
 from devstack.platform import SERVICES, Platform, Ports
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import grpc_serving
+from devstack.processes import grpc_serving
 from feeds_runtime.settings import normalize_database_url
 
 HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "e2e-host", "secret": uuid.uuid4().hex}
@@ -25,7 +24,7 @@ HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "e2e-host", "secret": uuid
 def platform(processes):
     platform = Platform(
         processes,
-        ports=Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port()),
+        ports=Ports.free(),
         extra_env={"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY]), "GATEWAY_JWT_SECRET": uuid.uuid4().hex}},
     )
     platform.start()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from devstack.platform import Platform
-from feeds_runtime.processes import ProcessGroup
+from devstack.processes import ProcessGroup
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIME_ZONE, Member, platform_for_pages
 from tests.browser.seeding import ScoutSeed
 

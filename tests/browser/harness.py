@@ -8,8 +8,7 @@ import uuid
 import httpx
 
 from devstack.platform import Platform, Ports
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import ProcessGroup
+from devstack.processes import ProcessGroup
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -20,7 +19,7 @@ TIME_ZONE = "Asia/Taipei"
 
 def platform_for_pages(group: ProcessGroup) -> Platform:
     """Every service on free ports, the dev search source, and the gateway's dev sign-in."""
-    ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
+    ports = Ports.free()
     return Platform(group, ports=ports, extra_env={
         "gateway": {"GATEWAY_DEV_MODE": "true", "GATEWAY_JWT_SECRET": "pages-" + uuid.uuid4().hex},
         "scout": {"SCOUT_SOURCES": "dev"},

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from feeds_runtime import infra
-from feeds_runtime.processes import ProcessGroup
-from feeds_runtime.testing import TEST_DATA_DIR
+from devstack import infra
+from devstack.processes import ProcessGroup
+from devstack.testing import TEST_DATA_DIR
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIME_ZONE, Member, platform_for_pages
 from tests.browser.seeding import ScoutSeed
 

@@ -12,8 +12,8 @@ import sys
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import grpc_serving, python_module, wait_for
+from devstack.infra import free_port
+from devstack.processes import grpc_serving, python_module, wait_for
 from tests.deploy.support import REPO, run
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from feeds_runtime.processes import ProcessGroup
+from devstack.processes import ProcessGroup
 from tests.news.stack import NewsStack, start
 
 

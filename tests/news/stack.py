@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import grpc
 import httpx
 from sqlalchemy import Engine, create_engine, text
 
 from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tokens import member_headers
 from feeds.news.v1 import identity_pb2, identity_pb2_grpc, posts_pb2, posts_pb2_grpc
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
-from gateway.auth import MemberAuth
-from gateway.settings import GatewaySettings
 
 JWT_SECRET = "news-tests-jwt-secret-0123456789abcdef"
 
 
 def start(group: ProcessGroup, news_env: dict[str, str], kinds=("server", "worker", "relay")) -> Platform:
-    ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
+    ports = Ports.free()
     platform = Platform(group, ports=ports, extra_env={"news": news_env, "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET}})
     group.run("news-migrate", python_module("news", "migrate"), platform.service_env("news"))
     platform.start_service("news", kinds)
@@ -37,7 +35,6 @@ def start(group: ProcessGroup, news_env: dict[str, str], kinds=("server", "worke
 class NewsStack:
     platform: Platform
     database_url: str
-    auth: MemberAuth = field(default_factory=lambda: MemberAuth(GatewaySettings(jwt_secret=JWT_SECRET)))
 
     def __post_init__(self) -> None:
         self.http = httpx.Client(base_url=self.platform.gateway_url, timeout=30)
@@ -52,7 +49,7 @@ class NewsStack:
         self.engine.dispose()
 
     def headers(self, member: uuid.UUID | None) -> dict[str, str]:
-        return {} if member is None else {"Authorization": f"Bearer {self.auth.issue_dev_token(member)}"}
+        return member_headers(JWT_SECRET, member)
 
     def request(self, method: str, path: str, member: uuid.UUID | None = None, **kwargs) -> httpx.Response:
         headers = {**self.headers(member), **kwargs.pop("headers", {})}

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from feeds_runtime.processes import ProcessGroup
+from devstack.processes import ProcessGroup
 from tests.news.stack import NewsStack, start
 from tests.news.test_subscriptions import problem
 

@@ -11,14 +11,13 @@ import uuid
 from collections.abc import Iterator
 
 import httpx
-import jwt
 import pytest
 from sqlalchemy import create_engine, text
 
 from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from devstack.search_api import SearchApi as ThreadsApi
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tokens import member_headers
 from feeds_runtime.settings import normalize_database_url
 
 JWT_SECRET = "scout-test-secret"
@@ -57,7 +56,7 @@ def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
 @pytest.fixture(scope="package")
 def scout_stack(tmp_path_factory, platform_env: dict[str, str], threads_api: ThreadsApi) -> Iterator[Platform]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("scout-logs"), env=platform_env)
-    ports = Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
+    ports = Ports.free()
     platform = Platform(group, ports=ports, extra_env={"scout": scout_env(threads_api),
                                                        "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET}})
     try:
@@ -85,8 +84,7 @@ class Member:
 
     def __init__(self, base_url: str, member_id: uuid.UUID | None = None) -> None:
         self.id = member_id or uuid.uuid4()
-        token = jwt.encode({"sub": str(self.id), "exp": int(time.time()) + 3600}, JWT_SECRET, algorithm="HS256")
-        self.http = httpx.Client(base_url=base_url, headers={"authorization": f"Bearer {token}"}, timeout=30)
+        self.http = httpx.Client(base_url=base_url, headers=member_headers(JWT_SECRET, self.id), timeout=30)
 
     def call(self, method: str, path: str, **kwargs) -> httpx.Response:
         return self.http.request(method, path, **kwargs)

@@ -10,8 +10,8 @@ import uuid
 import redis
 from sqlalchemy import text
 
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import grpc_serving, http_ok, python_module, wait_for
+from devstack.infra import free_port
+from devstack.processes import grpc_serving, http_ok, python_module, wait_for
 from scout.scan.executor import scan_lock_key
 from tests.scout.conftest import JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
 

@@ -13,10 +13,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from feeds_runtime.settings import normalize_database_url
 
 TENANTS = [
@@ -31,7 +30,7 @@ class TimelineStack:
     def __init__(self, group: ProcessGroup, timeline_env: dict[str, str] | None = None) -> None:
         self.platform = Platform(
             group,
-            ports=Ports(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port()),
+            ports=Ports.free(),
             extra_env={
                 "timeline": {"TIMELINE_OUTBOX_REDELIVER_SECONDS": "2", "TIMELINE_FANOUT_CHUNK_SIZE": "50",
                              "TIMELINE_WORKER_THREADS": "2", **(timeline_env or {})},

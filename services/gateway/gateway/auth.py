@@ -1,8 +1,7 @@
-"""Who is calling: members by JWT, host backends by HMAC request signature (ARCHITECTURE.md)."""
+"""Who is calling: members by JWT, host backends by HMAC request signature (docs/architecture.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import time
 import uuid
@@ -11,7 +10,8 @@ from dataclasses import dataclass
 import jwt
 from fastapi import Request
 
-from gateway.errors import ApiError
+from feeds_runtime.signing import sign
+from gateway.api_error import ApiError
 from gateway.settings import GatewaySettings
 
 
@@ -76,16 +76,6 @@ def member_or_guest(request: Request) -> uuid.UUID | None:
 class HostCall:
     tenant_id: str
     viewer_id: str  # empty where the call names none
-
-
-def string_to_sign(method: str, raw_path: str, raw_query: str, timestamp: str, viewer: str, body: bytes) -> str:
-    return "\n".join([method.upper(), raw_path, raw_query, timestamp, viewer, hashlib.sha256(body).hexdigest()])
-
-
-def sign(secret: str, method: str, raw_path: str, raw_query: str, timestamp: str, viewer: str, body: bytes) -> str:
-    digest = hmac.new(secret.encode(), string_to_sign(method, raw_path, raw_query, timestamp, viewer, body).encode(),
-                      hashlib.sha256).hexdigest()
-    return f"v1={digest}"
 
 
 class HostSignature:

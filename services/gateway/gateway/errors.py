@@ -8,11 +8,12 @@ import logging
 import grpc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from feeds_runtime.errors import error_info
 from gateway import envelopes
+from gateway.api_error import ApiError
+from gateway.auth import member
 from gateway.envelopes import Context
 
 log = logging.getLogger("gateway.errors")
@@ -45,28 +46,8 @@ _GENERIC_DEFAULT = {401: "unauthenticated", 404: "not_found", 405: "method_not_a
                     503: "unavailable", 504: "timeout"}
 
 
-class ApiError(Exception):
-    """Raised by a route for a request the gateway itself refuses (shape, authentication)."""
-
-    def __init__(self, status: int, code: str, message: str, *, scout_code: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.scout_code = status, code, message, scout_code
-
-
 def generic_code(context: Context, status: int) -> str:
     return GENERIC_CODE.get(status, {}).get(context) or _GENERIC_DEFAULT.get(status, "error")
-
-
-def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    if status is None:
-        return None
-    for detail in status.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            return info
-    return None
 
 
 def from_rpc_error(error: grpc.RpcError) -> ApiError:
@@ -85,8 +66,6 @@ def from_rpc_error(error: grpc.RpcError) -> ApiError:
 def authenticate_first(request: Request) -> None:
     """A body FastAPI cannot even parse is refused before route dependencies run; a guest on a
     member route still hears 401 first, whatever else is wrong with the request."""
-    from gateway.auth import member  # the auth module raises this module's ApiError
-
     dependant = getattr(request.scope.get("route"), "dependant", None)
     if dependant is not None and any(dependency.call is member for dependency in dependant.dependencies):
         member(request)

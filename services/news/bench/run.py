@@ -26,25 +26,20 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
 import grpc
 import httpx
 import psycopg
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO_ROOT))
-
-from devstack.bench import latencies_ms, percentile, record  # noqa: E402
-from devstack.platform import Platform, Ports  # noqa: E402
-from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc  # noqa: E402
-from feeds_runtime import infra  # noqa: E402
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for  # noqa: E402
-from gateway.auth import MemberAuth  # noqa: E402
-from gateway.settings import GatewaySettings  # noqa: E402
-from news.cursor import Cursors, Listing  # noqa: E402
-from news.feeds.repository import subscription_feed_sql  # noqa: E402
+from devstack import infra
+from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
+from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tokens import member_headers
+from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc
+from news.cursor import Cursors, Listing
+from news.feeds.repository import subscription_feed_sql
 
 JWT_SECRET = "news-bench-jwt-secret-0123456789abcdef"
 CURSOR_SECRET = "news-bench-cursor-secret-0123456789"
@@ -62,7 +57,7 @@ class Shape:
     frequent_share: float = 0.2
 
     @classmethod
-    def scaled(cls, scale: float) -> "Shape":
+    def scaled(cls, scale: float) -> Shape:
         return cls(posts=int(1_000_000 * scale), authors=int(100_000 * scale), companies=int(10_000 * scale),
                    rare=int(10_000 * scale))
 
@@ -231,7 +226,7 @@ def measure(stack: dict, runs: int) -> dict:
     results = {"noop_grpc": noop}
     for name, (member, authors, companies) in stack["subscribers"].items():
         metadata = [("x-actor-id", str(member))]
-        headers = {"Authorization": f"Bearer {stack['auth'].issue_dev_token(member, 24 * 3600)}"}
+        headers = member_headers(JWT_SECRET, member, 24 * 3600)
         cursor = ""
         for _ in range(DEEP_PAGE - 1):
             cursor = feeds.ListSubscriptionFeed(
@@ -302,15 +297,14 @@ def main() -> int:
     params = {"posts": shape.posts, "authors": shape.authors, "companies": shape.companies, "growth": args.growth,
               "page_size": PAGE, "runs": args.runs}
 
-    resolved = infra.resolve(REPO_ROOT / ".data" / "bench")
+    resolved = infra.resolve(BENCH_DATA_DIR)
     database_url = resolved.server_url("feeds_bench_news")
     infra.drop_database(database_url)
     infra.ensure_database(database_url)
     env = {"DATABASE_URL": database_url, "REDIS_URL": resolved.redis_url, "REDIS_NAMESPACE": "bench-news",
            "PYTHONUNBUFFERED": "1"}
-    group = ProcessGroup(log_dir=REPO_ROOT / ".data" / "bench" / "logs", env=env)
-    ports = Ports(timeline=infra.free_port(), news=infra.free_port(), scout=infra.free_port(),
-                  gateway=infra.free_port())
+    group = ProcessGroup(log_dir=BENCH_DATA_DIR / "logs", env=env)
+    ports = Ports.free()
     platform = Platform(group, ports=ports, extra_env={
         "news": {"NEWS_CURSOR_SECRET": CURSOR_SECRET, "NEWS_LOG_LEVEL": "WARNING"},
         "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET, "GATEWAY_LOG_LEVEL": "WARNING"},
@@ -338,8 +332,7 @@ def main() -> int:
             httpx.Client(base_url=platform.gateway_url, timeout=60) as http,
             psycopg.connect(infra.libpq_url(database_url), autocommit=True) as sql,
         ):
-            stack = {"channel": channel, "http": http, "sql": sql, "subscribers": members,
-                     "auth": MemberAuth(GatewaySettings(jwt_secret=JWT_SECRET))}
+            stack = {"channel": channel, "http": http, "sql": sql, "subscribers": members}
             before = measure(stack, args.runs)
             started = time.perf_counter()
             sql.execute("SET maintenance_work_mem = '512MB'")

@@ -1,9 +1,12 @@
 """Typed domain errors. Each knows its gRPC status; one interceptor turns them into a status
-with a `google.rpc.ErrorInfo` whose `reason` is the domain code. Business code raises, never aborts."""
+with a `google.rpc.ErrorInfo` whose `reason` is the domain code. Business code raises, never aborts.
+A caller reads the ErrorInfo back with `error_info` (docs/architecture.md, "Errors")."""
 
 from __future__ import annotations
 
 import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 ERROR_DOMAIN = "feeds"
 
@@ -51,3 +54,16 @@ class FailedPrecondition(DomainError):
 
 class Unavailable(DomainError):
     code = grpc.StatusCode.UNAVAILABLE
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo detail of a failed call, None when the status carries none."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    if status is None:
+        return None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    return None

@@ -36,7 +36,7 @@ class ServiceDefinition:
     migrations_dir: Path
     outbox: Table
     # Builds the servicers once the database is known.
-    registrations: Callable[["ServiceDefinition"], Sequence[Registration]]
+    registrations: Callable[[ServiceDefinition], Sequence[Registration]]
     # Module that calls `configure_worker()` and then imports the actors.
     worker_module: str
     queues: Sequence[str]

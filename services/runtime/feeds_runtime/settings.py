@@ -11,14 +11,16 @@ from typing import TypeVar
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 T = TypeVar("T", bound=BaseSettings)
 
 
 def normalize_database_url(value: str) -> str:
     """Accept postgres://, postgresql:// and postgresql+psycopg:// URLs; always use psycopg 3."""
+    # Imported here: the gateway installs the runtime without its database extra.
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         url = make_url(value)
     except ArgumentError:

@@ -12,13 +12,13 @@ import redis
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from devstack.infra import free_port
+from devstack.processes import python_module
 from feeds_runtime.db import make_engine
-from feeds_runtime.infra import free_port
 from feeds_runtime.outbox import add_many
-from feeds_runtime.processes import python_module
 
 sys.path.insert(0, str(Path(__file__).parent))
-from outbox_probe.app import ACTOR, QUEUE, create_schema, effects, executions, outbox  # noqa: E402
+from outbox_probe.app import ACTOR, QUEUE, create_schema, effects, executions, outbox
 
 PROBE_PATH = str(Path(__file__).parent)
 

@@ -14,8 +14,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from feeds_runtime.infra import free_port
-from feeds_runtime.processes import grpc_serving, python_module, wait_for
+from devstack.infra import free_port
+from devstack.processes import grpc_serving, python_module, wait_for
+from feeds_runtime.errors import error_info
 
 HERE = Path(__file__).parent
 SERVICE = "probe.v1.Probe"
@@ -60,8 +61,6 @@ def test_sigterm_lets_an_in_flight_call_finish(probe):
 
 
 def test_domain_error_becomes_status_with_error_info(probe):
-    from gateway.errors import error_info
-
     _, address = probe
     with grpc.insecure_channel(address) as channel:
         with pytest.raises(grpc.RpcError) as failed:

@@ -15,28 +15,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
 import grpc
 import psycopg
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO_ROOT))
+from devstack import infra
+from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
+from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
+from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
+from scout.brief import normalize_brief
+from scout.pipeline.scan import run_scan
+from scout.pipeline.sources.dev import DevSource
+from scout.repositories.posts import RESULT_ORDER
 
-from devstack.bench import latencies_ms, percentile, record  # noqa: E402
-from feeds.scout.v1 import scout_pb2, scout_pb2_grpc  # noqa: E402
-from feeds_runtime import infra  # noqa: E402
-from feeds_runtime.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
-from scout.brief import normalize_brief  # noqa: E402
-from scout.pipeline.scan import run_scan  # noqa: E402
-from scout.pipeline.sources.dev import DevSource  # noqa: E402
-from scout.repositories.posts import RESULT_ORDER  # noqa: E402
-
-DATA_DIR = REPO_ROOT / ".data" / "bench"
 TERMS = ["炭治郎", "禰豆子", "無限城", "柱訓練", "伊之助", "蝴蝶忍", "竈門家", "鬼殺隊"]
 RUNS, RESULTS_PER_RUN, PAGE_SIZE = 10_000, 40, 8
 REPEATS = 7  # scans per measurement; the median is reported
@@ -115,12 +109,12 @@ SEED_SQL = [
 
 
 def bench_list_run_posts(runs: int) -> None:
-    resolved = infra.resolve(DATA_DIR)
+    resolved = infra.resolve(BENCH_DATA_DIR)
     url = resolved.server_url(f"feeds_bench_scout_{uuid.uuid4().hex[:8]}")
     infra.ensure_database(url)
     env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1",
            "SCOUT_GRPC_PORT": str(infra.free_port()), "SCOUT_LOG_LEVEL": "WARNING"}
-    group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
+    group = ProcessGroup(log_dir=BENCH_DATA_DIR / "logs", env=env)
     try:
         group.run("scout-migrate", python_module("scout", "migrate"))
         owner = uuid.uuid4()

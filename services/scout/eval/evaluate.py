@@ -34,12 +34,12 @@ import grpc
 REPO_ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO_ROOT))
 
+from devstack import infra  # noqa: E402
 from devstack.platform import Platform, Ports  # noqa: E402
+from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
 from devstack.search_api import SearchApi  # noqa: E402
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc  # noqa: E402
-from feeds_runtime import infra  # noqa: E402
-from feeds_runtime.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
-from scout.pipeline import post_identity  # noqa: E402
+from scout.pipeline.identity import post_identity  # noqa: E402
 from scout.pipeline.sources import PAGE_LIMIT  # noqa: E402
 from scout.pipeline.sources.lexical import overlap, query_grams  # noqa: E402
 

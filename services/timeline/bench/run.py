@@ -1,4 +1,4 @@
-"""Timeline benchmarks (`make bench-timeline`), output per ARCHITECTURE.md via devstack.bench.
+"""Timeline benchmarks (`make bench-timeline`), output per docs/architecture.md via devstack.bench.
 
 1. Fan-out of one post to N followers: seconds from the publish call until the last follower entry
    exists, with 1 and 2 worker processes. Baseline: one raw `INSERT … SELECT` of the same rows.
@@ -23,16 +23,13 @@ from pathlib import Path
 import grpc
 import psycopg
 
-REPO = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO))
-
-from devstack.bench import latencies_ms, percentile, record  # noqa: E402
-from devstack.host_client import Host  # noqa: E402
-from devstack.platform import Platform, Ports  # noqa: E402
-from feeds.timeline.v1 import timeline_pb2 as pb  # noqa: E402
-from feeds.timeline.v1 import timeline_pb2_grpc  # noqa: E402
-from feeds_runtime import infra  # noqa: E402
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for  # noqa: E402
+from devstack import infra
+from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
+from devstack.host_client import Host
+from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from feeds.timeline.v1 import timeline_pb2 as pb
+from feeds.timeline.v1 import timeline_pb2_grpc
 
 TENANT = str(uuid.uuid4())
 HOST_KEY = {"tenant_id": TENANT, "key_id": "bench", "secret": uuid.uuid4().hex}
@@ -208,7 +205,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="posts fanned out per follower count and worker count")
     args = parser.parse_args()
 
-    resolved = infra.resolve(REPO / ".data" / "bench")
+    resolved = infra.resolve(BENCH_DATA_DIR)
     database_url = resolved.server_url(f"feeds_bench_timeline_{uuid.uuid4().hex[:8]}")
     infra.ensure_database(database_url)
     logs = Path(tempfile.mkdtemp(prefix="timeline-bench-"))
@@ -216,8 +213,7 @@ def main() -> None:
                                             "REDIS_NAMESPACE": f"bench-{uuid.uuid4().hex[:8]}",
                                             "PYTHONUNBUFFERED": "1", "TIMELINE_LOG_LEVEL": "WARNING",
                                             "GATEWAY_LOG_LEVEL": "WARNING"})
-    platform = Platform(group, ports=Ports(timeline=infra.free_port(), news=infra.free_port(), scout=infra.free_port(),
-                                           gateway=infra.free_port()),
+    platform = Platform(group, ports=Ports.free(),
                         extra_env={"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])}})
     try:
         group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))

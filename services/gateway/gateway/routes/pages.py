@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
-from gateway.errors import ApiError
+from gateway.api_error import ApiError
 
 router = APIRouter(include_in_schema=False)
 

@@ -18,10 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 from gateway import timeline_views as views
+from gateway.api_error import ApiError
 from gateway.auth import HostCall
 from gateway.clients import call_metadata
 from gateway.envelopes import timeline_data
-from gateway.errors import ApiError
 
 router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
 

@@ -22,7 +22,7 @@ LEGACY_KEY_SQL = "coalesce(nullif(p.theme_key, ''), :fallback)"
 
 _PENDING = "(SELECT count(*) FROM scout.posts p WHERE p.run_id = r.id AND p.outreach_status IN ('new', 'drafted'))"
 
-_REAL_COLUMNS = f"""
+_REAL_COLUMNS = """
     r.id, r.job_id, r.theme_key, r.theme_label, r.intent, r.mode, r.brand_id, r.terms, r.target_count, r.status,
     r.searched_count, r.duplicate_count, r.irrelevant_count, r.eligible_count, r.shortfall_reasons,
     r.error_summary, r.stage_timings, r.created_at, r.started_at, r.completed_at, false AS legacy

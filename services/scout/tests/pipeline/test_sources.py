@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from feeds_runtime.infra import free_port
+from devstack.infra import free_port
 from scout.pipeline.scan import SOURCE_UNAVAILABLE, AllSourcesUnavailable, run_scan
 from scout.pipeline.sources import SourceUnavailable, build_sources
 from scout.pipeline.sources.dev import DevSource
@@ -31,7 +31,7 @@ class Provider:
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 parts = urlsplit(self.path)
                 provider.requests.append((parts.path, parse_qs(parts.query), dict(self.headers)))
                 status, body, delay = provider.replies.get(parts.path, (404, "{}", 0))

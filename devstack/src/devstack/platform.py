@@ -4,9 +4,8 @@ migrations first, then each service's server, worker and outbox relay, then the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from feeds_runtime.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.infra import free_port
+from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 
 SERVICES = ("timeline", "news", "scout")
 
@@ -17,6 +16,11 @@ class Ports:
     news: int = 50052
     scout: int = 50053
     gateway: int = 8080
+
+    @classmethod
+    def free(cls) -> Ports:
+        """Ports nothing listens on now, so several platforms (tests, benchmarks) run side by side."""
+        return cls(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
 
     def grpc(self, service: str) -> int:
         return getattr(self, service)
@@ -69,7 +73,3 @@ class Platform:
         rows += [("gateway REST", self.gateway_url), ("OpenAPI", f"{self.gateway_url}/openapi.json"),
                  ("scout workbench", f"{self.gateway_url}/scout"), ("news reader", f"{self.gateway_url}/feed")]
         return rows
-
-
-def log_dir(repo_root: Path) -> Path:
-    return repo_root / ".data" / "run" / "logs"

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from feeds_runtime import infra
-from feeds_runtime.processes import ProcessGroup
+from devstack import DATA_DIR, infra
+from devstack.processes import ProcessGroup
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-TEST_DATA_DIR = REPO_ROOT / ".data" / "test"
+TEST_DATA_DIR = DATA_DIR / "test"
 
 
 @pytest.fixture(scope="session")

@@ -56,7 +56,7 @@ class SearchApi:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 url = urlsplit(self.path)
                 params = {key: values[0] for key, values in parse_qs(url.query).items()}
                 if url.path.endswith("/keyword_search"):

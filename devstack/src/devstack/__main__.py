@@ -3,42 +3,42 @@ start every server, worker and relay and the gateway, print what runs where; Ctr
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
 import sys
 import threading
-from pathlib import Path
 
-from devstack.platform import Platform, log_dir
-from feeds_runtime import infra
-from feeds_runtime.processes import ProcessGroup
+from devstack import DATA_DIR, infra
+from devstack.platform import Platform
+from devstack.processes import ProcessGroup
+from devstack.settings import DevSettings
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = REPO_ROOT / ".data" / "run"
+RUN_DIR = DATA_DIR / "run"
+LOG_DIR = RUN_DIR / "logs"
 
 
 def _dev_secret(name: str) -> str:
     """A per-checkout secret kept in the data folder, so tokens survive a restart."""
-    path = DATA_DIR / name
+    path = RUN_DIR / name
     if not path.exists():
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        RUN_DIR.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
     return path.read_text().strip()
 
 
 def main() -> int:
+    settings = DevSettings()
     try:
-        resolved = infra.resolve(DATA_DIR)
+        resolved = infra.resolve(RUN_DIR, settings=settings)
     except ValueError as exc:
         print(f"configuration error: DATABASE_URL: {exc}", file=sys.stderr)
         return 2
     env = {"DATABASE_URL": resolved.database_url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1"}
     gateway_env = {
-        "GATEWAY_DEV_MODE": os.environ.get("GATEWAY_DEV_MODE", "true"),
-        "GATEWAY_JWT_SECRET": os.environ.get("GATEWAY_JWT_SECRET") or _dev_secret("jwt-secret"),
+        "GATEWAY_DEV_MODE": settings.gateway_dev_mode,
+        "GATEWAY_JWT_SECRET": settings.gateway_jwt_secret or _dev_secret("jwt-secret"),
     }
-    group = ProcessGroup(log_dir=log_dir(REPO_ROOT), env=env)
+    group = ProcessGroup(log_dir=LOG_DIR, env=env)
     platform = Platform(group, extra_env={"gateway": gateway_env})
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -46,7 +46,7 @@ def main() -> int:
     try:
         platform.start()
         where = ", ".join(resolved.embedded) or "none"
-        print(f"\nfeeds platform is up (embedded: {where}; logs in {log_dir(REPO_ROOT)})")
+        print(f"\nfeeds platform is up (embedded: {where}; logs in {LOG_DIR})")
         for name, address in platform.describe():
             print(f"  {name:<16} {address}")
         print("Ctrl-C stops everything.", flush=True)

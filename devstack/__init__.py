@@ -1,1 +1,0 @@
-"""The whole platform on one machine: `make run`, the end-to-end tests and the benchmarks use it."""
