@@ -5,23 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from feeds.news.v1 import feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, subscriptions_pb2_grpc
-from feeds_runtime.errors import InvalidArgument
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
 from news.cursor import Cursors
 from news.feeds.service import FeedService
 from news.feeds.servicer import FeedServicer
-from news.inputs import VALIDATION_ERROR
+from news import codes
 from news.models import outbox
-from news.posts.service import EVENTS_QUEUE, PostService
+from news.jobs import QUEUES
+from news.posts.service import PostService
 from news.posts.servicer import PostServicer
-from news.replicas import events
 from news.replicas.servicer import IdentityReplicaServicer
 from news.settings import NewsSettings
 from news.subscriptions.service import SubscriptionService
 from news.subscriptions.servicer import SubscriptionServicer
-
-QUEUES = [events.QUEUE, EVENTS_QUEUE]
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
@@ -53,5 +50,5 @@ SERVICE = ServiceDefinition(
     registrations=registrations,
     worker_module="news.worker",
     queues=QUEUES,
-    invalid_input=lambda message: InvalidArgument(VALIDATION_ERROR, message),
+    invalid_input=codes.invalid_request,
 )

@@ -10,7 +10,7 @@ import uuid
 from dataclasses import dataclass
 
 from feeds_runtime.cursors import CursorCodec, from_micros, micros
-from news.inputs import invalid
+from news.codes import invalid
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from feeds_runtime.errors import InvalidArgument
-
-VALIDATION_ERROR = "VALIDATION_ERROR"
-
-
-def invalid(field: str, message: str) -> InvalidArgument:
-    return InvalidArgument(VALIDATION_ERROR, f"{field}: {message}", field=field)
+from news.codes import invalid
 
 
 def parse_uuid(value: str, field: str, *, allow_nil: bool = False) -> uuid.UUID:

@@ -6,7 +6,7 @@ import dramatiq
 
 from news.app import SERVICE
 from news.posts.published import publish_post_published
-from news.posts.service import EVENTS_QUEUE, POST_PUBLISHED_ACTOR
+from news import jobs
 from news.replicas import events
 
 
@@ -16,15 +16,15 @@ def _replica_actor(actor_name: str):
             events.apply(session, actor_name, event)
 
     apply.__name__ = actor_name.rsplit(".", 1)[-1]
-    return dramatiq.actor(apply, queue_name=events.QUEUE, actor_name=actor_name, max_retries=10, time_limit=30_000)
+    return dramatiq.actor(apply, queue_name=jobs.IDENTITY_QUEUE, actor_name=actor_name, max_retries=10, time_limit=30_000)
 
 
-user_upserted = _replica_actor(events.USER_UPSERTED)
-user_blocked = _replica_actor(events.USER_BLOCKED)
-company_upserted = _replica_actor(events.COMPANY_UPSERTED)
-company_suspended = _replica_actor(events.COMPANY_SUSPENDED)
+user_upserted = _replica_actor(jobs.USER_UPSERTED)
+user_blocked = _replica_actor(jobs.USER_BLOCKED)
+company_upserted = _replica_actor(jobs.COMPANY_UPSERTED)
+company_suspended = _replica_actor(jobs.COMPANY_SUSPENDED)
 
 
-@dramatiq.actor(queue_name=EVENTS_QUEUE, actor_name=POST_PUBLISHED_ACTOR, max_retries=10, time_limit=30_000)
+@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, max_retries=10, time_limit=30_000)
 def post_published(post_id: str) -> None:
     publish_post_published(SERVICE.database, dramatiq.get_broker().client, SERVICE.settings.redis_namespace, post_id)

@@ -7,7 +7,8 @@ import uuid
 import pytest
 
 from feeds_runtime.errors import InvalidArgument
-from news.subscriptions.target import SELF, TARGET_INVALID, TargetKind, subscription_target
+from news.codes import SELF, TARGET_INVALID
+from news.subscriptions.target import TargetKind, subscription_target
 
 ME = uuid.uuid4()
 OTHER = uuid.uuid4()

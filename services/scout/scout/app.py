@@ -9,10 +9,9 @@ from feeds.scout.v1 import scout_pb2_grpc
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.service import ServiceDefinition
 from scout import codes
+from scout.jobs import QUEUES
 from scout.models import outbox
 from scout.settings import ScoutSettings
-
-QUEUES = ["scout.scan"]
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:

@@ -10,7 +10,7 @@ from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
-from scout import codes
+from scout import codes, jobs
 from scout.brief import MODES, Brief, validate_theme_key
 from scout.clock import now_utc
 from scout.models import (
@@ -29,8 +29,6 @@ from scout.repositories.jobs import JobRepository
 from scout.repositories.posts import PostRepository
 from scout.repositories.runs import RunRepository, legacy_run_id
 
-SCAN_QUEUE = "scout.scan"
-SCAN_ACTOR = "scout.scan_run"
 
 # Outreach transitions: action → (allowed from, to).
 POST_ACTIONS = {
@@ -92,7 +90,7 @@ class ScoutService:
             target_count=brief.target_count, status=QUEUED, created_at=now,
         ))
         # The job's owner travels with the message, so the worker's first query is scoped to it too.
-        outbox.add(self.session, outbox_table, SCAN_QUEUE, SCAN_ACTOR, str(job_id), str(owner))
+        outbox.add(self.session, outbox_table, jobs.SCAN_QUEUE, jobs.SCAN_RUN, str(job_id), str(owner))
         return self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
 
     def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:

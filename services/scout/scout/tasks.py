@@ -10,7 +10,7 @@ import redis
 
 from scout.app import SERVICE
 from scout.scan.executor import ScanExecution, scan_lock_key
-from scout.service import SCAN_ACTOR, SCAN_QUEUE
+from scout.jobs import SCAN_QUEUE, SCAN_RUN
 
 
 @cache
@@ -24,7 +24,7 @@ def _sources():
     return build_sources(SERVICE.settings)
 
 
-@dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_ACTOR, max_retries=5, min_backoff=500, max_backoff=10_000,
+@dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, max_retries=5, min_backoff=500, max_backoff=10_000,
                 time_limit=15 * 60 * 1000)
 def scan_run(job_id: str, owner_id: str) -> None:
     """Run one scan job of `owner_id`. A redelivered or duplicate message finds the job finished

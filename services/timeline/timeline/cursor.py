@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feeds_runtime.cursors import CursorCodec, from_micros, micros
-from feeds_runtime.errors import InvalidArgument
+from timeline import codes
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class HomeCursors:
     def __init__(self, secret: bytes) -> None:
         self._codec = CursorCodec(
             secret, purpose="timeline.home", layout="q16s",
-            invalid=lambda: InvalidArgument("invalid_cursor", "cursor is not a next_cursor issued for this timeline"),
+            invalid=codes.invalid_cursor,
         )
 
     def encode(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, position: Position) -> str:

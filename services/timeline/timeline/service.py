@@ -11,8 +11,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
-from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
-from timeline import jobs
+from timeline import codes, jobs
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
     DEFAULT_PAGE_SIZE,
@@ -33,7 +32,7 @@ def parse_id(value: str, what: str) -> uuid.UUID:
     try:
         return uuid.UUID(value)
     except (ValueError, TypeError):
-        raise InvalidArgument("invalid_request", f"{what} must be a UUID") from None
+        raise codes.invalid_id(what) from None
 
 
 class TimelineService:
@@ -55,13 +54,13 @@ class TimelineService:
         the published event, all in the caller's transaction. Returns the post and whether an earlier
         publish with the same key answered."""
         if not body.strip() or len(body) > MAX_BODY_CHARS:
-            raise InvalidArgument("invalid_request", f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
+            raise codes.invalid_request(f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
         if idempotency_key is not None and not (
             0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_CHARS and idempotency_key.isascii()
             and idempotency_key.isprintable()
         ):
-            raise InvalidArgument("invalid_request",
-                                  f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
+            raise codes.invalid_request(
+                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
         fingerprint = (hashlib.sha256(json.dumps([body, visibility.value]).encode()).hexdigest()
                        if idempotency_key is not None else None)
         post_id = uuid.uuid4()
@@ -69,7 +68,7 @@ class TimelineService:
         if published_at is None:
             existing, existing_fingerprint = self.posts.by_idempotency_key(tenant_id, author_id, idempotency_key)
             if existing_fingerprint != fingerprint:
-                raise Conflict("idempotency_conflict", "this Idempotency-Key was used for a different post")
+                raise codes.idempotency_conflict()
             return existing, True
         self.posts.insert_stats(tenant_id, post_id)
         self.entries.insert_self(tenant_id, author_id, post_id, published_at)
@@ -85,12 +84,12 @@ class TimelineService:
         sees only what their timeline could show them."""
         found = self.posts.get_for_viewer(tenant_id, post_id, viewer_id)
         if found is None or found[0].deleted_at is not None:
-            raise NotFound("not_found", "post not found")
+            raise codes.post_not_found()
         post, blocked = found
         if viewer_id is not None and viewer_id != post.author_id and (
             post.visibility is not Visibility.PUBLIC or post.moderation_state is not Moderation.VISIBLE or blocked
         ):
-            raise NotFound("not_found", "post not found")
+            raise codes.post_not_found()
         return post
 
     def delete_post(self, tenant_id: uuid.UUID, actor_id: uuid.UUID, post_id: uuid.UUID) -> None:
@@ -98,7 +97,7 @@ class TimelineService:
         # Only the author may delete; to anyone else the post is not there to act on, as GetPost
         # hides another author's private post.
         if post is None or post.author_id != actor_id:
-            raise NotFound("not_found", "post not found")
+            raise codes.post_not_found()
         if post.deleted_at is not None:
             return  # deleting twice is the same as once
         self.posts.soft_delete(tenant_id, post_id)
@@ -107,7 +106,7 @@ class TimelineService:
     def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> Post:
         post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
         if post is None or post.deleted_at is not None:
-            raise NotFound("not_found", "post not found")
+            raise codes.post_not_found()
         if state is post.moderation_state:
             return post
         self.posts.set_moderation(tenant_id, post_id, state)
@@ -124,7 +123,7 @@ class TimelineService:
 
     def follow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> None:
         if follower_id == followee_id:
-            raise InvalidArgument("invalid_request", "a user cannot follow themselves")
+            raise codes.invalid_request("a user cannot follow themselves")
         self.graph.lock_graph(tenant_id, followee_id, shared=False)
         if self.graph.follow(tenant_id, follower_id, followee_id):
             self._job(jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR, tenant_id, follower_id, followee_id)
@@ -136,7 +135,7 @@ class TimelineService:
 
     def block(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> None:
         if blocker_id == blocked_id:
-            raise InvalidArgument("invalid_request", "a user cannot block themselves")
+            raise codes.invalid_request("a user cannot block themselves")
         self.graph.lock_graph(tenant_id, blocker_id, blocked_id, shared=False)
         if self.graph.block(tenant_id, blocker_id, blocked_id):
             self._sync_both_ways(tenant_id, blocker_id, blocked_id)
@@ -155,7 +154,7 @@ class TimelineService:
     def home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int | None, cursor_value: str) -> HomePage:
         limit = DEFAULT_PAGE_SIZE if limit is None else limit
         if not 1 <= limit <= MAX_PAGE_SIZE:
-            raise InvalidArgument("invalid_limit", f"limit must be between 1 and {MAX_PAGE_SIZE}")
+            raise codes.invalid_limit(f"limit must be between 1 and {MAX_PAGE_SIZE}")
         cursors = HomeCursors(self.settings.cursor_secret.get_secret_value().encode())
         after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
         items = self.entries.home_page(tenant_id, viewer_id, after, limit + 1)

@@ -12,7 +12,7 @@ from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.context import optional_actor, require_actor, require_tenant
 from feeds_runtime.db import Database
-from feeds_runtime.errors import InvalidArgument
+from timeline import codes
 from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
@@ -76,7 +76,7 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         tenant, author = require_tenant(), require_actor()
         visibility = Visibility.PUBLIC if request.visibility == pb.VISIBILITY_UNSPECIFIED else _VISIBILITY.get(request.visibility)
         if visibility is None:
-            raise InvalidArgument("invalid_request", "visibility must be public or private")
+            raise codes.invalid_request("visibility must be public or private")
         with self._database.transaction() as session:
             post, replayed = self._service(session).publish(tenant, author, request.body, visibility,
                                                             request.idempotency_key or None)
@@ -101,7 +101,7 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         post_id = parse_id(request.post_id, "post_id")
         state = _MODERATION.get(request.moderation_state)
         if state is None:
-            raise InvalidArgument("invalid_request", "moderation_state must be visible, hidden or removed")
+            raise codes.invalid_request("moderation_state must be visible, hidden or removed")
         with self._database.transaction() as session:
             post = self._service(session).set_moderation(tenant, post_id, state)
         return pb.SetModerationResponse(post=post_message(post))

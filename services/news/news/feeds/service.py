@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from feeds_runtime.errors import NotFound
+from news import codes
 from news.cursor import Cursors, Listing
 from news.feeds import repository
 from news.feeds.repository import FeedRow, PostRow
 from news.inputs import optional_uuid, page_limit, parse_uuid
-from news.posts.service import POST_NOT_FOUND
 from news.subscriptions import repository as subscriptions
 from news.subscriptions.service import ensure_enabled
 
@@ -64,5 +63,5 @@ class FeedService:
         found = repository.post(session, parse_uuid(post_id, "id"))
         readable = found is not None and found.status == "Published" and found.company_status != "Suspended"
         if found is None or not (readable or found.created_by == viewer):
-            raise NotFound(POST_NOT_FOUND, "post not found")
+            raise codes.post_not_found()
         return found

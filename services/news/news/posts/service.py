@@ -10,16 +10,12 @@ from sqlalchemy import func
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
-from feeds_runtime.errors import NotFound, PermissionDenied
+from news import codes, jobs
 from news.inputs import optional_uuid, parse_uuid, text
 from news.models import Post
 from news.models import outbox as outbox_table
 from news.posts import repository
 
-POST_NOT_FOUND = "NEWS_POST_NOT_FOUND"
-POST_FORBIDDEN = "NEWS_POST_FORBIDDEN"
-EVENTS_QUEUE = "news.events"
-POST_PUBLISHED_ACTOR = "news.post_published"
 EXCERPT_CHARS = 280
 
 
@@ -52,9 +48,9 @@ class PostService:
     def _owned(self, session: Session, writer: uuid.UUID, post_id: uuid.UUID) -> Post:
         post = repository.get(session, post_id)
         if post is None:
-            raise NotFound(POST_NOT_FOUND, "post not found")
+            raise codes.post_not_found()
         if post.created_by != writer:
-            raise PermissionDenied(POST_FORBIDDEN, "only the writer may change this post")
+            raise codes.post_forbidden()
         return post
 
     def update(
@@ -76,7 +72,7 @@ class PostService:
         )
         if published is None:
             return self._owned(session, writer, parsed)  # already published: nothing to do
-        outbox.add(session, outbox_table, EVENTS_QUEUE, POST_PUBLISHED_ACTOR, str(published.id))
+        outbox.add(session, outbox_table, jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, str(published.id))
         return published
 
     def unpublish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:

@@ -12,15 +12,12 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
-from news.inputs import invalid, parse_uuid
+from news.codes import invalid
+from news.inputs import parse_uuid
 from news.models import outbox as outbox_table
 from news.replicas import repository
 
-QUEUE = "news.identity"
-USER_UPSERTED = "news.identity.user_upserted"
-USER_BLOCKED = "news.identity.user_blocked"
-COMPANY_UPSERTED = "news.identity.company_upserted"
-COMPANY_SUSPENDED = "news.identity.company_suspended"
+from news.jobs import COMPANY_SUSPENDED, COMPANY_UPSERTED, IDENTITY_QUEUE, USER_BLOCKED, USER_UPSERTED
 
 _KEYS = {USER_UPSERTED: "user_id", USER_BLOCKED: "user_id", COMPANY_UPSERTED: "company_id", COMPANY_SUSPENDED: "company_id"}
 
@@ -49,7 +46,7 @@ def validate(actor_name: str, event: dict) -> dict:
 
 
 def enqueue(session: Session, actor_name: str, event: dict) -> None:
-    outbox.add(session, outbox_table, QUEUE, actor_name, validate(actor_name, event))
+    outbox.add(session, outbox_table, IDENTITY_QUEUE, actor_name, validate(actor_name, event))
 
 
 def apply(session: Session, actor_name: str, event: dict) -> None:

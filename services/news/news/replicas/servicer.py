@@ -7,14 +7,15 @@ from google.protobuf.json_format import MessageToDict
 from feeds.news.v1 import identity_pb2 as pb
 from feeds.news.v1 import identity_pb2_grpc
 from feeds_runtime.db import Database
-from news.inputs import invalid
+from news.codes import invalid
+from news import jobs
 from news.replicas import events
 
 _ACTORS = {
-    "user_upserted": events.USER_UPSERTED,
-    "user_blocked": events.USER_BLOCKED,
-    "company_upserted": events.COMPANY_UPSERTED,
-    "company_suspended": events.COMPANY_SUSPENDED,
+    "user_upserted": jobs.USER_UPSERTED,
+    "user_blocked": jobs.USER_BLOCKED,
+    "company_upserted": jobs.COMPANY_UPSERTED,
+    "company_suspended": jobs.COMPANY_SUSPENDED,
 }
 
 

@@ -7,16 +7,13 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from feeds_runtime.errors import NotFound, PermissionDenied
+from news import codes
 from news.cursor import Cursors, Listing, Position
 from news.inputs import page_limit, parse_uuid
 from news.models import AuthorSubscription
 from news.subscriptions import repository
 from news.subscriptions.target import SubscriptionTarget, subscription_target
 
-DISABLED = "NEWS_SUBSCRIPTIONS_DISABLED"
-NOT_FOUND = "NEWS_SUBSCRIPTION_NOT_FOUND"
-FORBIDDEN = "NEWS_SUBSCRIPTION_FORBIDDEN"
 
 
 @dataclass(frozen=True)
@@ -35,7 +32,7 @@ class SubscriptionPage:
 
 def ensure_enabled(enabled: bool) -> None:
     if not enabled:
-        raise NotFound(DISABLED, "subscriptions are not available")
+        raise codes.subscriptions_disabled()
 
 
 class SubscriptionService:
@@ -67,9 +64,9 @@ class SubscriptionService:
         parsed = parse_uuid(subscription_id, "id")
         subscription = repository.get(session, parsed)
         if subscription is None:
-            raise NotFound(NOT_FOUND, "subscription not found")
+            raise codes.subscription_not_found()
         if subscription.subscriber_user_id != subscriber:
-            raise PermissionDenied(FORBIDDEN, "this subscription belongs to another member")
+            raise codes.subscription_forbidden()
         repository.soft_delete(session, parsed, subscriber)
 
     def list_active(self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None) -> SubscriptionPage:

@@ -6,11 +6,9 @@ import enum
 import uuid
 from dataclasses import dataclass
 
-from feeds_runtime.errors import InvalidArgument
+from news import codes
 from news.inputs import parse_uuid
 
-TARGET_INVALID = "NEWS_SUBSCRIPTION_TARGET_INVALID"
-SELF = "NEWS_SUBSCRIPTION_SELF"
 
 
 class TargetKind(enum.StrEnum):
@@ -46,13 +44,13 @@ def subscription_target(
     try:
         target_kind = TargetKind(kind)
     except ValueError:
-        raise InvalidArgument(TARGET_INVALID, "targetKind must be Author or Company") from None
+        raise codes.target_invalid("targetKind must be Author or Company") from None
     if target_kind is TargetKind.AUTHOR:
         if user_id is None or company_id is not None or target_company_id:
-            raise InvalidArgument(TARGET_INVALID, "an Author subscription names targetUserId and only it")
+            raise codes.target_invalid("an Author subscription names targetUserId and only it")
         if user_id == subscriber:
-            raise InvalidArgument(SELF, "members cannot subscribe to themselves")
+            raise codes.self_subscription()
         return SubscriptionTarget(target_kind, user_id=user_id)
     if company_id is None or user_id is not None or target_user_id:
-        raise InvalidArgument(TARGET_INVALID, "a Company subscription names targetCompanyId and only it")
+        raise codes.target_invalid("a Company subscription names targetCompanyId and only it")
     return SubscriptionTarget(target_kind, company_id=company_id)

@@ -19,7 +19,7 @@ from scout.clock import now_utc
 from scout.repositories.jobs import JobRepository
 from scout.scan.executor import scan_lock_key
 from scout.scan.transitions import fail_job
-from scout.service import SCAN_ACTOR
+from scout.jobs import SCAN_RUN
 from scout.settings import ScoutSettings
 
 log = logging.getLogger("scout.watchdog")
@@ -37,7 +37,7 @@ def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis
             queued_timeout=settings.schedule_timeout_seconds,
             redeliver_seconds=settings.outbox_redeliver_seconds,
             max_attempts=settings.outbox_max_attempts,
-            actor_name=SCAN_ACTOR,
+            actor_name=SCAN_RUN,
         )
         failed = sum(fail_job(session, job.owner_id, job.id, UNSCHEDULABLE, now) for job in unschedulable)
         stalled = [job for job in jobs.stalled(stale_seconds=STALL_LOCK_PERIODS * settings.scan_lock_seconds)

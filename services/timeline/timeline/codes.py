@@ -1,0 +1,30 @@
+"""The timeline errors a host sees: each domain error carries the `error.code` of the timeline
+envelope (docs/timeline.md, "Errors") inside the gRPC status it maps to."""
+
+from __future__ import annotations
+
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
+
+
+def invalid_request(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_request", message)
+
+
+def invalid_id(what: str) -> InvalidArgument:
+    return invalid_request(f"{what} must be a UUID")
+
+
+def invalid_limit(message: str) -> InvalidArgument:
+    return InvalidArgument("invalid_limit", message)
+
+
+def invalid_cursor() -> InvalidArgument:
+    return InvalidArgument("invalid_cursor", "cursor is not a next_cursor issued for this timeline")
+
+
+def post_not_found() -> NotFound:
+    return NotFound("not_found", "post not found")
+
+
+def idempotency_conflict() -> Conflict:
+    return Conflict("idempotency_conflict", "this Idempotency-Key was used for a different post")
