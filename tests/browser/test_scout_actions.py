@@ -1,5 +1,5 @@
-"""Acting on results and on active runs from the /scout workbench (flows E and F, spec 3.2 and
-5.3): draft / skip / publish keep the result order and move the run's pending count, a run's
+"""Acting on results and on active runs from the /scout workbench (docs/scout.md flows E and F,
+3.2 and 5.3): draft / skip / publish keep the result order and move the run's pending count, a run's
 pending count covers all its results, cancelling a queued or running run, polling the selected
 running run, and the mock repository's page."""
 

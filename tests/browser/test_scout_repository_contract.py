@@ -1,4 +1,4 @@
-"""One contract, two scout repositories (spec 5.2 and section 9): the mock over the fixture and
+"""One contract, two scout repositories (docs/scout.md 5.2 and 9): the mock over the fixture and
 the live one over the REST API with the same fixture seeded for a member, run in the browser."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The /scout workbench's UI scenarios of spec section 9 and flows D, E, F, in Chromium against the
+"""The /scout workbench's UI scenarios of docs/scout.md 9 and flows D, E, F, in Chromium against the
 real gateway and scout service, on the seeded fixture (13 runs; run 2 holds 11 results)."""
 
 from __future__ import annotations

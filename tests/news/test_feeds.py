@@ -1,4 +1,4 @@
-"""UC-NWS-004 feeds through the real gateway: AC2, AC3 (A2), AC6 (A1), paging, signatures, guests."""
+"""UC-NWS-004 (docs/news.md) feeds through the real gateway: AC2, AC3 (A2), AC6 (A1), paging, signatures, guests."""
 
 from __future__ import annotations
 

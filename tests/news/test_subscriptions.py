@@ -1,4 +1,4 @@
-"""UC-NWS-004 subscribe / unsubscribe through the real gateway (AC1, AC4, AC5, AC7, A3)."""
+"""UC-NWS-004 (docs/news.md) subscribe / unsubscribe through the real gateway (AC1, AC4, AC5, AC7, A3)."""
 
 from __future__ import annotations
 

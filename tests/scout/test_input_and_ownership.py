@@ -1,4 +1,4 @@
-"""5.1 and 7: sign-in, bad input (400xxx, nothing written) and owner isolation on every route."""
+"""docs/scout.md 5.1 and 7: sign-in, bad input (400xxx, nothing written) and owner isolation on every route."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Flow D/E and 8.1 through the gateway: result order, paging, pending counts and time fields."""
+"""docs/scout.md flows D/E and 8.1 through the gateway: result order, paging, pending counts and time fields."""
 
 from __future__ import annotations
 

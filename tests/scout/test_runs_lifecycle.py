@@ -1,4 +1,4 @@
-"""Deleting runs, legacy synthetic runs, homework (flows F, 6.1)."""
+"""Deleting runs, legacy synthetic runs, homework (docs/scout.md flow F, 6.1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Flows A and B end to end: POST scan → outbox → relay → a real worker runs the staged pipeline
-against a Threads-shaped HTTP server → results published at once; the job state machine of 3.1/5.3."""
+against a Threads-shaped HTTP server → results published at once; the job state machine of docs/scout.md 3.1/5.3."""
 
 from __future__ import annotations
 
@@ -328,7 +328,7 @@ def test_a_message_naming_another_owner_runs_nothing(member: Member, other_membe
 
 def test_outsourced_backend_engineer_keeps_both_concepts_through_the_job(member: Member,
                                                                          threads_api: ThreadsApi) -> None:
-    # Given the section 9 topic, with candidates that only talk about engineers looking for work
+    # Given the docs/scout.md 9 topic, with candidates that only talk about engineers looking for work
     term = unique_term(threads_api)
     on_topic = ["公司找外包，需要後端工程師做 API，第{n}個專案", "後端工程師外包接案，熟 Go 與 PostgreSQL，第{n}位"]
     general = ["工程師求職中，請問履歷怎麼寫，第{n}次", "後端工程師全職職缺，台北內湖，第{n}家", "找外包設計師做 logo 第{n}次"]

@@ -1,5 +1,5 @@
-"""A host backend calling the gateway's timeline API with signed requests (ARCHITECTURE.md): the one
-signing client of tests, benchmarks and local tools."""
+"""A host backend calling the gateway's timeline API with signed requests (docs/architecture.md,
+"Host signing"): the one signing client of tests, benchmarks and local tools."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import httpx
 
-from gateway.auth import sign
+from feeds_runtime.signing import sign
 
 
 class Host:

@@ -1,5 +1,5 @@
 """Member tokens for dev use: the HS256 JWT a gateway configured with the same `GATEWAY_JWT_SECRET`
-accepts (docs/architecture.md, "Member authentication")."""
+accepts (docs/architecture.md, "Who is calling")."""
 
 from __future__ import annotations
 

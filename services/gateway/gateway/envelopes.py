@@ -1,4 +1,5 @@
-"""The three REST envelopes, one per context, as the specifications and ARCHITECTURE.md fix them."""
+"""The three REST envelopes, one per context, as docs/architecture.md and each context's page in
+docs/ fix them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""feeds.scout.v1 messages → the JSON of the scout REST API (snake_case fields as the spec names
+"""feeds.scout.v1 messages → the JSON of the scout REST API (snake_case fields as docs/scout.md names
 them; every time an int64 of UTC unix nanoseconds, 0 when not known)."""
 
 from __future__ import annotations

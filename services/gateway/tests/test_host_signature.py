@@ -1,4 +1,4 @@
-"""Host request signing exactly as ARCHITECTURE.md fixes it: the signature covers the method, the
+"""Host request signing exactly as docs/architecture.md fixes it: the signature covers the method, the
 path and the raw query string as sent, the timestamp, the viewer and the body's SHA-256."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.testclient import TestClient
 
 from gateway.app import create_app
-from gateway.auth import sign
+from feeds_runtime.signing import sign
 from gateway.settings import GatewaySettings, HostKey
 
 KEYS = [

@@ -1,4 +1,4 @@
-"""AC1 at the unit level: INV-SUB-002 (the target matches its kind, XOR) and INV-SUB-003 (not self)."""
+"""AC1 (docs/news.md) at the unit level: INV-SUB-002 (the target matches its kind, XOR) and INV-SUB-003 (not self)."""
 
 from __future__ import annotations
 

@@ -135,7 +135,7 @@ class Post(Base):
 
     __table_args__ = (
         UniqueConstraint("owner_id", "canonical_id"),
-        # The result order of flow E, so one page is an index range scan.
+        # The result order of flow E (docs/scout.md), so one page is an index range scan.
         Index("ix_posts_run_order", "run_id", sql("score DESC"), sql("(posted_at IS NULL)"),
               sql("posted_at DESC"), sql("created_at DESC"), sql("id DESC")),
         Index("ix_posts_legacy_owner_theme", "owner_id", "theme_key", postgresql_where=sql("run_id IS NULL")),

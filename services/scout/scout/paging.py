@@ -1,4 +1,4 @@
-"""Page normalization of 5.1: page < 1 is 1, page_size < 1 the endpoint default, at most 50."""
+"""Page normalization of docs/scout.md 5.1: page < 1 is 1, page_size < 1 the endpoint default, at most 50."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def brief_message(data: dict) -> pb.Brief:
 
 
 def shortfall_count(row: Row) -> int:
-    """2.1's max(target - eligible, 0) for a succeeded run. A run that did not complete has no
+    """docs/scout.md 2.1's max(target - eligible, 0) for a succeeded run. A run that did not complete has no
     result set to fall short of (3.1: only succeeded says whether the target was met; failed and
     cancelled runs show their error summary and publish nothing), so its shortfall is 0, with no reason."""
     return max(row.target_count - row.eligible_count, 0) if row.status == "succeeded" else 0

@@ -1,4 +1,4 @@
-"""The specification's repository cases and guarantee matrix, against the real database: publish,
+"""The repository cases and guarantee matrix of docs/timeline.md, against the real database: publish,
 fan-out (duplicated, stale, concurrent), private exclusion, read-time visibility, equal-timestamp
 paging, clean-up, merges, rebuild and audit."""
 

@@ -1,4 +1,4 @@
-"""REST routes of the timeline context: the host API, signed per ARCHITECTURE.md.
+"""REST routes of the timeline context: the host API, signed per docs/architecture.md.
 
 The signature is checked before anything else is read from the request, so an unsigned caller
 learns nothing about the shape of a valid one. The key decides the tenant; `X-Activity-Viewer`

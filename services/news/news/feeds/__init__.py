@@ -1,1 +1,1 @@
-"""Subscription and global feeds and single posts (UC-NWS-004 steps 5-8, A1, A2)."""
+"""Subscription and global feeds and single posts (docs/news.md, UC-NWS-004 steps 5-8, A1, A2)."""

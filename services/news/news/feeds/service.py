@@ -59,7 +59,7 @@ class FeedService:
 
     def post(self, session: Session, viewer: uuid.UUID | None, post_id: str) -> PostRow:
         """A published post of an author or of a company that is not suspended, for anyone, as in both
-        feeds (INV-REP-003); any other post, a draft or a suspended company's, only for its writer."""
+        feeds (INV-REP-003, docs/news.md); any other post, a draft or a suspended company's, only for its writer."""
         found = repository.post(session, parse_uuid(post_id, "id"))
         readable = found is not None and found.status == "Published" and found.company_status != "Suspended"
         if found is None or not (readable or found.created_by == viewer):

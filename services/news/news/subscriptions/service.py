@@ -1,4 +1,4 @@
-"""Subscribe, unsubscribe and list: the rules of UC-NWS-004. The caller owns the transaction."""
+"""Subscribe, unsubscribe and list: the rules of UC-NWS-004 (docs/news.md). The caller owns the transaction."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a subscription points at, and the rules a target obeys (INV-SUB-002, INV-SUB-003)."""
+"""What a subscription points at, and the rules a target obeys (INV-SUB-002, INV-SUB-003 in docs/news.md)."""
 
 from __future__ import annotations
 

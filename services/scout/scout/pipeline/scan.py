@@ -1,4 +1,4 @@
-"""The staged candidate search of one Scout Run (flow B), free of any database access.
+"""The staged candidate search of one Scout Run (docs/scout.md flow B), free of any database access.
 
 Stage 1 asks the primary source once per approved term; stage 2 asks it for the next page of
 each term; when the brief is in activity mode with a single approved term (flow B.3), up to four

@@ -123,7 +123,7 @@ class RunRepository:
         ).all())
 
     def decrement_eligible(self, owner: uuid.UUID, run_id: uuid.UUID) -> None:
-        """One result fewer (8.1). A succeeded run that met its target and falls short this way
+        """One result fewer (docs/scout.md 8.1). A succeeded run that met its target and falls short this way
         gets the reason `results_deleted`, so an unmet run always has at least one (2.2)."""
         self.session.execute(
             text("""UPDATE scout.runs SET eligible_count = greatest(eligible_count - 1, 0),

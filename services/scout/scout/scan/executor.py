@@ -1,4 +1,4 @@
-"""One execution of a scan job (3.1, 5.3).
+"""One execution of a scan job (docs/scout.md 3.1, 5.3).
 
 Claim with a Redis lock whose value is the worker id and a guarded queued → running update; check
 that the immutable payload names the job's run; run the staged pipeline, reporting progress and

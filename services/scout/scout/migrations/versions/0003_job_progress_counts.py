@@ -1,4 +1,4 @@
-"""A running job's current counts, so a queued or running run can show them (flow E).
+"""A running job's current counts, so a queued or running run can show them (docs/scout.md flow E).
 
 Revision ID: 0003
 Revises: 0002

@@ -438,7 +438,7 @@ class Workbench {
       this.renderCreatedRuns();
     }
     const selected = this.selectedRun && this.selectedRun.id === run.id;
-    // Only the selected run's row follows; other rows wait for the person's refresh (flow D).
+    // Only the selected run's row follows; other rows wait for the person's refresh (docs/scout.md flow D).
     if (selected) this.replaceRunRow(run);
     if (TERMINAL_STATUSES.has(run.status)) {
       this.watchedRunIds.delete(run.id);

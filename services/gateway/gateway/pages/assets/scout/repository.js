@@ -1,4 +1,4 @@
-// Scout repository (spec 5.2): the pages read runs and results only through listRuns / listRunPosts
+// Scout repository (docs/scout.md 5.2): the pages read runs and results only through listRuns / listRunPosts
 // and the actions below. Two implementations share one contract: `createLiveRepository` over the
 // REST API and `createMockRepository` over fixture data. Both return the same domain objects
 // (camelCase, times as Date or null) and the same Page shape, so a page never pages an array itself:
@@ -264,7 +264,7 @@ export function createMockRepository(fixtures) {
   const posts = new Map(fixtures.posts.map((wire) => [wire.id, toPost(wire)]));
   const notFound = () => new RepositoryError(404, "not_found", "run or post not found");
 
-  // Counts follow the run's current results, as the service derives them (spec 3.2): pending is
+  // Counts follow the run's current results, as the service derives them (docs/scout.md 3.2): pending is
   // new + drafted results; the shortfall of a succeeded run is what its target still lacks.
   function runWithCounts(run) {
     const shortfallCount = run.status === "succeeded" ? Math.max(run.targetCount - run.eligibleCount, 0) : 0;
@@ -293,7 +293,7 @@ export function createMockRepository(fixtures) {
     async listRunPosts(runId, q = {}) {
       const run = runs.get(runId);
       if (!run) throw notFound();
-      // A run that has not finished exposes no results (flow E).
+      // A run that has not finished exposes no results (docs/scout.md flow E).
       const members = run.status === "succeeded" ? [...posts.values()].filter((post) => post.runId === runId) : [];
       return { ...pageOf(members.sort(comparePosts), normalizePaging(q, POSTS_PAGE_SIZE)), run: runWithCounts(run) };
     },
@@ -335,7 +335,7 @@ export function createMockRepository(fixtures) {
       posts.delete(postId);
       const run = runs.get(post.runId);
       if (!run) return { run: null };
-      // A succeeded run that met its target and falls short by deletions says so (spec 2.2).
+      // A succeeded run that met its target and falls short by deletions says so (docs/scout.md 2.2).
       if (run.status === "succeeded" && run.eligibleCount - 1 < run.targetCount && run.shortfallReasons.length === 0) {
         run.shortfallReasons = ["results_deleted"];
       }
