@@ -51,6 +51,7 @@ class ServiceServer:
         self._ready = ready
         self._poll = readiness_poll_seconds
         self._stopping = threading.Event()
+        self._on_drain: list[Callable[[], None]] = []
         self._health = health.HealthServicer(experimental_non_blocking=True)
         self._server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.grpc_workers),
@@ -89,11 +90,17 @@ class ServiceServer:
         threading.Thread(target=self._watch_readiness, name="readiness", daemon=True).start()
         log.info("listening", extra={"address": f"{self._settings.grpc_host}:{self.port}"})
 
+    def on_drain(self, callback: Callable[[], None]) -> None:
+        """Run `callback` when the drain starts: background work of the server process stops first."""
+        self._on_drain.append(callback)
+
     def drain(self) -> None:
         """Report NOT_SERVING, refuse new calls, let in-flight calls finish within the grace."""
         if self._stopping.is_set():
             return
         self._stopping.set()
+        for callback in self._on_drain:
+            callback()
         self._health.enter_graceful_shutdown()
         log.info("draining", extra={"grace_seconds": self._settings.drain_grace_seconds})
         self._server.stop(self._settings.drain_grace_seconds).wait()

@@ -30,11 +30,13 @@ def registrations(service: ServiceDefinition) -> list[Registration]:
 @dataclass
 class ScoutServiceDefinition(ServiceDefinition):
     def build_server(self) -> ServiceServer:
-        """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled."""
+        """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled; the
+        watchdog stops when the server starts draining."""
         from scout.scan import watchdog
 
-        watchdog.start(self.database, self.settings)
-        return super().build_server()
+        server = super().build_server()
+        server.on_drain(watchdog.start(self.database, self.settings).set)
+        return server
 
 
 SERVICE = ScoutServiceDefinition(
