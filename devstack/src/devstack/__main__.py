@@ -9,7 +9,7 @@ import sys
 import threading
 
 from devstack import DATA_DIR, infra
-from devstack.platform import Platform
+from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup
 from devstack.settings import DevSettings
 
@@ -39,7 +39,7 @@ def main() -> int:
         "GATEWAY_JWT_SECRET": settings.gateway_jwt_secret or _dev_secret("jwt-secret"),
     }
     group = ProcessGroup(log_dir=LOG_DIR, env=env)
-    platform = Platform(group, extra_env={"gateway": gateway_env})
+    platform = Platform(group, ports=Ports(metrics=Ports.metrics_ports()), extra_env={"gateway": gateway_env})
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -47,8 +47,9 @@ def main() -> int:
         platform.start()
         where = ", ".join(resolved.embedded) or "none"
         print(f"\nfeeds platform is up (embedded: {where}; logs in {LOG_DIR})")
-        for name, address in platform.describe():
-            print(f"  {name:<16} {address}")
+        print(f"  {'':<16} {'listening':<28} metrics")
+        for name, address, metrics in platform.describe():
+            print(f"  {name:<16} {address:<28} {metrics}".rstrip())
         print("Ctrl-C stops everything.", flush=True)
         while not stop.wait(1.0):
             group.check_alive()

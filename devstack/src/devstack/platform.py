@@ -3,11 +3,17 @@ migrations first, then each service's server, worker and outbox relay, then the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
 from devstack.infra import free_port
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 
 SERVICES = ("timeline", "news", "scout")
+KINDS = ("server", "worker", "relay")
+# Every long-running process by name, in start order; each serves its metrics on a port of its own.
+PROCESSES = (*(f"{service}-{kind}" for service in SERVICES for kind in KINDS), "gateway")
+METRICS_BASE_PORT = 9100
 
 
 @dataclass
@@ -16,11 +22,20 @@ class Ports:
     news: int = 50052
     scout: int = 50053
     gateway: int = 8080
+    # Metrics port per process name (`timeline-worker`, `gateway`); a process not named here has none.
+    metrics: dict[str, int] = field(default_factory=dict)
+
+    @staticmethod
+    def metrics_ports(ports: Iterable[int] | None = None) -> dict[str, int]:
+        """A metrics port for every process: `ports` in order, or from METRICS_BASE_PORT up."""
+        return dict(zip(PROCESSES, ports if ports is not None else range(METRICS_BASE_PORT, 65536)))
 
     @classmethod
-    def free(cls) -> Ports:
-        """Ports nothing listens on now, so several platforms (tests, benchmarks) run side by side."""
-        return cls(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port())
+    def free(cls, *, metrics: bool = False) -> Ports:
+        """Ports nothing listens on now, so several platforms (tests, benchmarks) run side by side;
+        with `metrics`, a metrics port for every process too."""
+        return cls(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port(),
+                   metrics=cls.metrics_ports(free_port() for _ in PROCESSES) if metrics else {})
 
     def grpc(self, service: str) -> int:
         return getattr(self, service)
@@ -41,20 +56,33 @@ class Platform:
         return f"127.0.0.1:{self.ports.grpc(service)}"
 
     def service_env(self, service: str) -> dict[str, str]:
-        return {f"{service.upper()}_GRPC_PORT": str(self.ports.grpc(service)), **self.extra_env.get(service, {})}
+        """The service's variables for any of its processes: metrics off unless `process_env` names a port."""
+        return {f"{service.upper()}_GRPC_PORT": str(self.ports.grpc(service)), f"{service.upper()}_METRICS_PORT": "0",
+                **self.extra_env.get(service, {})}
+
+    def process_env(self, service: str, kind: str) -> dict[str, str]:
+        return {**self.service_env(service), **self._metrics_env(service, f"{service}-{kind}")}
+
+    def _metrics_env(self, prefix: str, process: str) -> dict[str, str]:
+        return {f"{prefix.upper()}_METRICS_PORT": str(self.ports.metrics.get(process, 0))}
+
+    def metrics_url(self, process: str) -> str | None:
+        port = self.ports.metrics.get(process)
+        return f"http://127.0.0.1:{port}/metrics" if port else None
 
     def migrate(self) -> None:
         for service in SERVICES:
             self.group.run(f"{service}-migrate", python_module(service, "migrate"), self.service_env(service))
 
-    def start_service(self, service: str, kinds: tuple[str, ...] = ("server", "worker", "relay")) -> None:
+    def start_service(self, service: str, kinds: tuple[str, ...] = KINDS) -> None:
         for kind in kinds:
-            self.group.start(f"{service}-{kind}", python_module(service, kind), self.service_env(service))
+            self.group.start(f"{service}-{kind}", python_module(service, kind), self.process_env(service, kind))
 
     def start_gateway(self) -> None:
         env = {
             "GATEWAY_PORT": str(self.ports.gateway),
             **{f"GATEWAY_{s.upper()}_ADDRESS": self.grpc_address(s) for s in SERVICES},
+            **self._metrics_env("gateway", "gateway"),
             **self.extra_env.get("gateway", {}),
         }
         self.group.start("gateway", python_module("gateway", "server"), env)
@@ -68,8 +96,10 @@ class Platform:
             wait_for(lambda s=service: grpc_serving(self.grpc_address(s)), f"{service} SERVING", self.group, timeout)
         wait_for(lambda: http_ok(f"{self.gateway_url}/readyz"), "gateway /readyz", self.group, timeout)
 
-    def describe(self) -> list[tuple[str, str]]:
-        rows = [(f"{s} gRPC", self.grpc_address(s)) for s in SERVICES]
-        rows += [("gateway REST", self.gateway_url), ("OpenAPI", f"{self.gateway_url}/openapi.json"),
-                 ("scout workbench", f"{self.gateway_url}/scout"), ("news reader", f"{self.gateway_url}/feed")]
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(process or page, where it answers, its metrics URL or "")."""
+        listening = {f"{s}-server": f"grpc {self.grpc_address(s)}" for s in SERVICES} | {"gateway": self.gateway_url}
+        rows = [(name, listening.get(name, ""), self.metrics_url(name) or "") for name in PROCESSES]
+        rows += [("OpenAPI", f"{self.gateway_url}/openapi.json", ""), ("scout workbench", f"{self.gateway_url}/scout", ""),
+                 ("news reader", f"{self.gateway_url}/feed", "")]
         return rows

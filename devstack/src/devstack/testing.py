@@ -60,6 +60,8 @@ def platform_env(database_url: str, redis_url: str, redis_namespace: str) -> dic
         "REDIS_URL": redis_url,
         "REDIS_NAMESPACE": redis_namespace,
         "PYTHONUNBUFFERED": "1",
+        # No metrics endpoints unless a test names their ports (`Platform` does per process).
+        **{f"{prefix}_METRICS_PORT": "0" for prefix in ("TIMELINE", "NEWS", "SCOUT", "GATEWAY")},
     }
 
 

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 
 from feeds_runtime import context as request_context
+from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
@@ -54,6 +55,7 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         response.headers["x-request-id"] = rid
         return response
 
+    app.add_middleware(RequestMetrics)
     app.include_router(health.router)
     for module in CONTEXT_ROUTES.values():
         app.include_router(module.router)

@@ -30,6 +30,9 @@ class GatewaySettings(BaseSettings):
     # Dev mode adds the sign-in form that issues short-lived dev tokens; never on in production.
     dev_mode: bool = False
     log_level: str = "INFO"
+    # Where the gateway also serves its Prometheus metrics (besides /metrics); port 0 turns metrics off.
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9464, ge=0, le=65535)
     host_keys: list[HostKey] = Field(default_factory=list, validation_alias="TIMELINE_HOST_KEYS")
     # Host signatures older or newer than this many seconds are refused.
     signature_tolerance_seconds: int = 300

@@ -17,6 +17,8 @@ import psycopg
 from sqlalchemy import Connection, Engine, MetaData, create_engine, text
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from feeds_runtime.observability.pool import metered_pool_class
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -41,6 +43,7 @@ def declarative_base(schema: str) -> type[DeclarativeBase]:
 def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds") -> Engine:
     return create_engine(
         database_url,
+        poolclass=metered_pool_class(application_name),
         pool_size=pool_size,
         max_overflow=pool_size,
         connect_args={"application_name": application_name, "connect_timeout": 5},

@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 
 from feeds_runtime import context
 from feeds_runtime.errors import ERROR_DOMAIN, DomainError, InvalidArgument
+from feeds_runtime.observability import metrics
 
 log = logging.getLogger("feeds.rpc")
 
@@ -93,15 +94,15 @@ class ServerInterceptor(grpc.ServerInterceptor):
                 rpc.abort_with_status(error_status(error))
             except Exception:
                 if rpc.code() is not None:  # aborted deliberately inside the handler
+                    outcome = rpc.code().name
                     raise
                 outcome = "INTERNAL"
                 log.exception("unhandled error", extra={"method": method})
                 rpc.abort_with_status(_internal_status())
             finally:
-                log.info(
-                    "rpc",
-                    extra={"method": method, "code": outcome, "ms": round((time.perf_counter() - started) * 1000, 2)},
-                )
+                elapsed = time.perf_counter() - started
+                metrics.rpc_handled(method, outcome, elapsed)
+                log.info("rpc", extra={"method": method, "code": outcome, "ms": round(elapsed * 1000, 2)})
                 for token in reversed(tokens):
                     token.var.reset(token)
 

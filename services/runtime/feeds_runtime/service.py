@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import dramatiq
 from dramatiq.brokers.redis import RedisBroker
+from prometheus_client.registry import Collector
 from sqlalchemy import Table
 
 from feeds_runtime import migrations
@@ -22,6 +24,8 @@ from feeds_runtime.heartbeat import Heartbeat, WorkerHeartbeat
 from feeds_runtime.interceptors import default_invalid_input
 from feeds_runtime.jobs import configure_broker
 from feeds_runtime.logs import configure_logging
+from feeds_runtime.observability import metrics
+from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
 from feeds_runtime.outbox import OutboxAck, Relay
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import ServiceSettings, load_settings
@@ -71,6 +75,14 @@ class ServiceDefinition:
         """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
         configure_logging(self.name, self.settings.log_level)
         middleware = [OutboxAck(self.database.engine, self.outbox)]
+        if self.settings.metrics_port:
+            # Dramatiq's own message counters and durations, served by its exposition process on the
+            # port `main` passed on (summing every worker process's samples).
+            from dramatiq.middleware.prometheus import Prometheus
+
+            middleware.append(Prometheus())
+        else:
+            metrics.disable()
         if self.settings.heartbeat_dir:
             middleware.append(WorkerHeartbeat(self.settings.heartbeat_dir))
         return configure_broker(self.settings, middleware=middleware)
@@ -86,18 +98,28 @@ class ServiceDefinition:
             on_cycle=heartbeat.beat if heartbeat else None,
         )
 
+    def _serve_metrics(self, collectors: Sequence[Collector] = ()) -> None:
+        if self.settings.metrics_port:
+            metrics.serve(self.settings.metrics_port, self.settings.metrics_host, collectors)
+
     def main(self, argv: Sequence[str] | None = None) -> None:
         parser = argparse.ArgumentParser(prog=self.name, description=f"The {self.name} service.")
         parser.add_argument("kind", choices=PROCESS_KINDS, help="which process to run")
         kind = parser.parse_args(argv).kind
         settings = self.settings  # a bad variable stops here, before anything starts
         configure_logging(self.name, settings.log_level)
+        if not settings.metrics_port:
+            metrics.disable()
         if kind == "server":
+            self._serve_metrics()
             self.build_server().serve_forever()
         elif kind == "migrate":
             self.migrate()
         elif kind == "relay":
             relay = self.relay()
+            # The backlogs of the service's queues and outbox are read on each scrape of the relay.
+            self._serve_metrics([QueueBacklog(dramatiq.get_broker(), self.queues),
+                                 OutboxBacklog(self.database.engine, self.outbox, self.name)])
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, lambda *_: relay.stop())
             relay.run()
@@ -106,6 +128,9 @@ class ServiceDefinition:
                     "--processes", str(settings.worker_processes), "--threads", str(settings.worker_threads),
                     "--worker-shutdown-timeout", str(int(settings.worker_shutdown_seconds * 1000)),
                     "--queues", *self.queues]
+            env = {**os.environ, "dramatiq_worker_timeout": str(settings.worker_idle_poll_ms)}
+            if settings.metrics_port:
+                env.update(metrics.multiprocess_env(self.name, settings.metrics_port, settings.metrics_host))
             sys.stdout.flush()
             # Dramatiq reads its idle poll bound from this variable when it is imported.
-            os.execve(sys.executable, args, {**os.environ, "dramatiq_worker_timeout": str(settings.worker_idle_poll_ms)})
+            os.execve(sys.executable, args, env)

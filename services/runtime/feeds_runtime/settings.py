@@ -76,6 +76,9 @@ class ServiceSettings(InfraSettings):
     # An outbox row enqueued but not acknowledged by its actor after this long is sent again.
     outbox_redeliver_seconds: float = Field(default=60.0, gt=0)
     outbox_max_attempts: int = Field(default=20, ge=1)
+    # Where the process serves its Prometheus metrics; port 0 turns metrics off for the process.
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9464, ge=0, le=65535)
     # Folder where worker and relay processes write the heartbeats their liveness probe checks; unset, none.
     heartbeat_dir: str | None = None
 

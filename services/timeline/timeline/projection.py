@@ -25,25 +25,26 @@ class Projection:
         self.entries = EntryRepository(session)
 
     def fanout_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int | None = None,
-                     after: uuid.UUID | None = None, upto: uuid.UUID | None = None) -> None:
+                     after: uuid.UUID | None = None, upto: uuid.UUID | None = None) -> float | None:
         """One chunk of the post's fan-out, reading the post as it is now. The first job (chunk None)
         plans the run: it cuts the followers into keyset ranges, queues a job for every range but the
         first, so several workers share one post, and writes the first range itself (no hop through
         the queue before the first rows). A job that runs twice, late or concurrently writes the same
         rows; the plan is made once per generation and each chunk is counted once, so nothing forks
-        and the progress stays exact."""
+        and the progress stays exact. Returns the fan-out lag when this chunk completed a post's
+        first run (`EntryRepository.finish_chunk`)."""
         post = self.posts.get(tenant_id, post_id, lock="FOR SHARE")
         if post is None:
-            return
+            return None
         reason = post.skip_reason()
         if reason is not None:
             self.entries.skip_fanout(tenant_id, post_id, generation, reason)
-            return
+            return None
         self.graph.lock_graph(tenant_id, post.author_id, shared=True)
         if chunk is None:
             bounds = self.entries.chunk_bounds(tenant_id, post.author_id, self.settings.fanout_chunk_size)
             if not self.entries.plan_fanout(tenant_id, post_id, generation, len(bounds) + 1):
-                return
+                return None
             ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
             outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
                 [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
@@ -52,7 +53,7 @@ class Projection:
             ])
             chunk, (after, upto) = 0, ranges[0]
         written = self.entries.fanout_range(tenant_id, post, after, upto)
-        self.entries.finish_chunk(tenant_id, post_id, generation, chunk, written)
+        return self.entries.finish_chunk(tenant_id, post_id, generation, chunk, written)
 
     def cleanup_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
         """Remove followers' entries of a post that no longer fans out, a bounded batch per job."""

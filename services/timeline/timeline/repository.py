@@ -339,9 +339,11 @@ class EntryRepository:
              **({"after": after} if after else {}), **({"upto": upto} if upto else {})},
         ).rowcount
 
-    def finish_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int, written: int) -> bool:
+    def finish_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int,
+                     written: int) -> float | None:
         """Count the chunk once (a duplicate finds it no longer pending) and complete the run with its
-        last chunk. Kept as the chunk's last statement: it holds the progress row until commit."""
+        last chunk. Kept as the chunk's last statement: it holds the progress row until commit.
+        Returns the seconds from publication to completion when this chunk ended the post's first run."""
         return self.session.execute(
             text(
                 """
@@ -351,10 +353,11 @@ class EntryRepository:
                                         THEN clock_timestamp() END
                 WHERE tenant_id = :tenant AND post_id = :post AND generation = :generation
                   AND completed_at IS NULL AND CAST(:chunk AS integer) = ANY(chunks_pending)
+                RETURNING CASE WHEN generation = 1 THEN CAST(EXTRACT(EPOCH FROM completed_at - published_at) AS float8) END
                 """
             ),
             {"tenant": tenant_id, "post": post_id, "generation": generation, "chunk": chunk, "written": written},
-        ).rowcount > 0
+        ).scalar()
 
     def skip_fanout(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, reason: str) -> None:
         """End the run without materializing: the post no longer fans out."""

@@ -8,7 +8,7 @@ import uuid
 
 import dramatiq
 
-from timeline import jobs
+from timeline import jobs, metrics
 from timeline.app import SERVICE
 from timeline.projection import Projection
 
@@ -31,9 +31,10 @@ def _projection(session) -> Projection:
 def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | None = None,
                  after_follower_id: str | None = None, upto_follower_id: str | None = None) -> None:
     with SERVICE.database.transaction() as session:
-        _projection(session).fanout_chunk(uuid.UUID(tenant_id), uuid.UUID(post_id), int(generation),
-                                          None if chunk is None else int(chunk), _uuid(after_follower_id),
-                                          _uuid(upto_follower_id))
+        lag = _projection(session).fanout_chunk(uuid.UUID(tenant_id), uuid.UUID(post_id), int(generation),
+                                                None if chunk is None else int(chunk), _uuid(after_follower_id),
+                                                _uuid(upto_follower_id))
+    metrics.fanout_chunk_written(lag)
 
 
 @dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.CLEANUP_POST, **RETRY)

@@ -1,11 +1,14 @@
-"""Process and readiness probes."""
+"""Process and readiness probes, and the metrics scrape."""
 
 from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+from feeds_runtime.observability import metrics
 
 router = APIRouter(tags=["health"])
 
@@ -22,3 +25,12 @@ async def readyz(request: Request) -> JSONResponse:
     services = {name: ("SERVING" if ok else "NOT_SERVING") for name, ok in zip(channels, results)}
     ready = all(results)
     return JSONResponse({"status": "ready" if ready else "not_ready", "services": services}, status_code=200 if ready else 503)
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics_scrape(request: Request) -> Response:
+    """The gateway's Prometheus metrics for a scraper that calls the pod directly. A request relayed
+    by a proxy (the Ingress adds X-Forwarded-For) is answered 404, so the public site shows none."""
+    if not metrics.enabled() or "x-forwarded-for" in request.headers or "forwarded" in request.headers:
+        raise HTTPException(status_code=404)
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
+from scout import metrics
 from scout.clock import known_posted_at
 from scout.pipeline.gate import Gate, score
 from scout.pipeline.identity import post_identity
@@ -170,9 +171,11 @@ class _Run:
         try:
             page = source.search(query, limit=PAGE_LIMIT, cursor=cursor)
         except SourceUnavailable as error:
+            metrics.source_request(source.name, ok=False)
             log.warning("scout source %s unavailable: %s", source.name, error)
             self.failed[source.name] = str(error)
             return
+        metrics.source_request(source.name, ok=True)
         self.answered.add(source.name)
         self.cursors[key] = page.next_cursor
         for candidate in page.candidates[:PAGE_LIMIT]:

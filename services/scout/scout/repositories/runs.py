@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import Row, insert, text
 from sqlalchemy.orm import Session
 
+from scout import metrics
 from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES, Run
 from scout.paging import Page
 
@@ -158,7 +159,7 @@ class RunRepository:
     def finish(self, owner: uuid.UUID, run_id: uuid.UUID, *, status: str, from_statuses: tuple[str, ...], counts: dict,
                shortfall_reasons: list[str], error_summary: str, stage_timings: list, source_errors: dict,
                now: datetime) -> bool:
-        return self.session.execute(
+        finished = self.session.execute(
             text("""UPDATE scout.runs SET status = :status, searched_count = :searched, duplicate_count = :duplicates,
                         irrelevant_count = :irrelevant, eligible_count = :eligible, shortfall_reasons = :reasons,
                         error_summary = :error, stage_timings = CAST(:timings AS jsonb),
@@ -169,6 +170,9 @@ class RunRepository:
              "error": error_summary, "timings": _json(stage_timings), "source_errors": _json(source_errors),
              "now": now, **counts},
         ).first() is not None
+        if finished:
+            metrics.run_finished(self.session, status)
+        return finished
 
 
 def _json(value: object) -> str:

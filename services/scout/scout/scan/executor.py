@@ -26,6 +26,7 @@ from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
 from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, ScanCounts, run_scan
+from scout import metrics
 from scout.brief import Brief
 from scout.clock import judging_now, known_posted_at, now_utc
 from scout.models import QUEUED, RUNNING, SUCCEEDED
@@ -112,6 +113,7 @@ class ScanExecution:
                 on_progress=self._progress, should_cancel=self._should_cancel, now=self.judged_at,
             )
             diagnostics = diagnostics_of(outcome)
+            metrics.scan_stages(outcome.stage_ms)
         except ScanCancelled:
             self._cancel(diagnostics)
             return
