@@ -17,12 +17,13 @@ $(VENV)/.installed: $(VENV)/bin/python requirements-dev.txt $(wildcard protos/py
 	touch $@
 
 # Debian packages the tests need: Chromium for the browser tests (Playwright drives it, it never
-# downloads a browser of its own) and CJK fonts so its screenshots show the pages' Chinese text.
+# downloads a browser of its own), CJK fonts so its screenshots show the pages' Chinese text, and
+# Prometheus for promtool, which checks the alert rules and dashboard queries of deploy/.
 # Only `make test` needs them; `make run` works without root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk; fi
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || [ ! -x /usr/bin/promtool ]; then \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk prometheus; fi
 
 install: $(VENV)/.installed
 

@@ -42,6 +42,8 @@ def test_every_rendered_object_validates_against_the_kubernetes_schemas(rendered
     objects = rendered[path]
     assert objects, f"{path} renders nothing"
     for item in objects:
+        if item["apiVersion"].startswith("monitoring.coreos.com/"):
+            continue  # the Prometheus Operator's kinds, checked in test_monitoring
         try:
             kubernetes_validate.validate(item, version, strict=True)
         except kubernetes_validate.ValidationError as error:
@@ -165,7 +167,8 @@ def test_grpc_servers_probe_health_and_outlast_their_drain(rendered, path):
         env = config_env(objects, pod, container)
         port = int(env[f"{prefix}_GRPC_PORT"])
         assert env[f"{prefix}_GRPC_HOST"] == "0.0.0.0"
-        assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"grpc": port}
+        assert {p["name"]: p["containerPort"] for p in container["ports"]} == {
+            "grpc": port, "metrics": int(env[f"{prefix}_METRICS_PORT"])}
         assert container["readinessProbe"]["grpc"] == {"port": port}  # the service's own health
         for probe in ("livenessProbe", "startupProbe"):
             assert container[probe]["grpc"] == {"port": port, "service": "liveness"}

@@ -17,6 +17,12 @@ from sqlalchemy import Engine, Table, func, select, text
 
 log = logging.getLogger("feeds.metrics")
 
+QUEUE_DEPTH = "feeds_queue_depth"
+QUEUE_OLDEST_AGE = "feeds_queue_oldest_age_seconds"
+OUTBOX_PENDING = "feeds_outbox_pending"
+OUTBOX_OLDEST_AGE = "feeds_outbox_oldest_pending_age_seconds"
+SERIES = (QUEUE_DEPTH, QUEUE_OLDEST_AGE, OUTBOX_PENDING, OUTBOX_OLDEST_AGE)
+
 
 class QueueBacklog(Collector):
     """`feeds_queue_depth{queue}` and `feeds_queue_oldest_age_seconds{queue}` for each queue and its
@@ -28,8 +34,8 @@ class QueueBacklog(Collector):
         self._queues = [name for queue in queues for name in (queue, dq_name(queue))]
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        depth = GaugeMetricFamily("feeds_queue_depth", "Messages waiting in a Dramatiq queue.", labels=["queue"])
-        age = GaugeMetricFamily("feeds_queue_oldest_age_seconds",
+        depth = GaugeMetricFamily(QUEUE_DEPTH, "Messages waiting in a Dramatiq queue.", labels=["queue"])
+        age = GaugeMetricFamily(QUEUE_OLDEST_AGE,
                                 "Age of the oldest message waiting in a Dramatiq queue (0 when empty).",
                                 labels=["queue"])
         client = self._broker.client
@@ -81,8 +87,8 @@ class OutboxBacklog(Collector):
         except Exception as error:  # PostgreSQL down: the scrape still answers, without these series
             log.warning("outbox backlog unreadable", extra={"error": type(error).__name__})
             return
-        yield _gauge("feeds_outbox_pending", "Outbox rows not yet acknowledged by their actor.", self._service, pending)
-        yield _gauge("feeds_outbox_oldest_pending_age_seconds",
+        yield _gauge(OUTBOX_PENDING, "Outbox rows not yet acknowledged by their actor.", self._service, pending)
+        yield _gauge(OUTBOX_OLDEST_AGE,
                      "Age of the oldest outbox row not yet acknowledged (0 when none).", self._service,
                      max(0.0, float(oldest or 0.0)))
 
