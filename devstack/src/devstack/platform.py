@@ -78,14 +78,14 @@ class Platform:
         for kind in kinds:
             self.group.start(f"{service}-{kind}", python_module(service, kind), self.process_env(service, kind))
 
-    def start_gateway(self) -> None:
+    def start_gateway(self, name: str = "gateway") -> None:
         env = {
             "GATEWAY_PORT": str(self.ports.gateway),
             **{f"GATEWAY_{s.upper()}_ADDRESS": self.grpc_address(s) for s in SERVICES},
             **self._metrics_env("gateway", "gateway"),
             **self.extra_env.get("gateway", {}),
         }
-        self.group.start("gateway", python_module("gateway", "server"), env)
+        self.group.start(name, python_module("gateway", "server"), env)
 
     def start(self, timeout: float = 90.0) -> None:
         self.migrate()

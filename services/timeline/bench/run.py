@@ -5,6 +5,8 @@
 2. A home page of 50 for a viewer with 10k entries, p50 and p99, over gRPC and over signed REST.
    Baselines: the raw SQL page query, and a no-op round trip through the same transport
    (TimelineAdmin.Ping; GET /api/v1/timeline/ping through the gateway).
+3. The cost of metrics: the REST home page p50 through a gateway and timeline server with metrics on
+   (as deployed), against a second pair with metrics off, sampled in alternating blocks.
 
     python services/timeline/bench/run.py [--followers 10000,100000] [--runs 300]
 """
@@ -184,6 +186,27 @@ def bench_home(platform: Platform, stub, admin, conn, runs: int) -> None:
                           "p99_ms": round(percentile(samples, 99), 3)}), flush=True)
 
 
+def bench_metrics_overhead(metered: Platform, unmetered: Platform, conn: psycopg.Connection, runs: int,
+                           blocks: int = 10) -> None:
+    """REST home page p50 with metrics on, against metrics off; blocks alternate so load drifting on
+    the machine falls on both alike."""
+    viewer = uuid.uuid4()
+    seed_home(conn, viewer)
+    samples: dict[str, list[float]] = {"on": [], "off": []}
+    hosts = {"on": Host(metered.gateway_url, HOST_KEY, timeout=10), "off": Host(unmetered.gateway_url, HOST_KEY, timeout=10)}
+    try:
+        for block in range(blocks):
+            for key in ("on", "off") if block % 2 == 0 else ("off", "on"):
+                samples[key] += latencies_ms(
+                    lambda host=hosts[key]: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", viewer),
+                    max(1, runs // blocks), warmup=5)
+    finally:
+        for host in hosts.values():
+            host.close()
+    record("timeline_home_rest_metrics_on_p50", {"page_size": PAGE, "viewer_entries": HOME_ENTRIES, "runs": runs},
+           "p50_latency", percentile(samples["on"], 50), "ms", "metrics_off", percentile(samples["off"], 50))
+
+
 def start_worker(platform: Platform, processes: int) -> None:
     env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
     platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
@@ -213,19 +236,25 @@ def main() -> None:
                                             "REDIS_NAMESPACE": f"bench-{uuid.uuid4().hex[:8]}",
                                             "PYTHONUNBUFFERED": "1", "TIMELINE_LOG_LEVEL": "WARNING",
                                             "GATEWAY_LOG_LEVEL": "WARNING"})
-    platform = Platform(group, ports=Ports.free(),
-                        extra_env={"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])}})
+    gateway_env = {"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])}}
+    # Metrics on, as deployed; a second server and gateway without them for the overhead figure.
+    platform = Platform(group, ports=Ports.free(metrics=True), extra_env=gateway_env)
+    unmetered = Platform(group, ports=Ports.free(), extra_env=gateway_env)
     try:
         group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))
         platform.start_service("timeline", ("server", "relay"))
         platform.start_gateway()
+        group.start("timeline-server-unmetered", python_module("timeline", "server"), unmetered.service_env("timeline"))
+        unmetered.start_gateway("gateway-unmetered")
         address = platform.grpc_address("timeline")
-        wait_for(lambda: grpc_serving(address), "timeline SERVING", group)
-        wait_for(lambda: http_ok(f"{platform.gateway_url}/healthz"), "gateway", group)
+        for each in (platform, unmetered):
+            wait_for(lambda each=each: grpc_serving(each.grpc_address("timeline")), "timeline SERVING", group)
+            wait_for(lambda each=each: http_ok(f"{each.gateway_url}/healthz"), "gateway", group)
         channel = grpc.insecure_channel(address)
         stub, admin = timeline_pb2_grpc.TimelineServiceStub(channel), timeline_pb2_grpc.TimelineAdminStub(channel)
         with psycopg.connect(infra.libpq_url(database_url), autocommit=True) as conn:
             bench_home(platform, stub, admin, conn, args.runs)
+            bench_metrics_overhead(platform, unmetered, conn, args.runs)
             for workers in (int(w) for w in args.workers.split(",")):
                 start_worker(platform, workers)
                 time.sleep(2)  # let the worker processes boot before the clock starts
