@@ -3,18 +3,26 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
-PACKAGES := protos services/runtime[service] services/timeline services/news services/scout services/gateway devstack
+UV := $(VENV)/bin/uv
+# The uv that reads uv.lock; the same pin is in the workspace's dev group, so `uv sync` keeps it.
+UV_VERSION := 0.13.9
 CONTEXTS := timeline news scout
+# Typed packages mypy checks in `make lint`.
+TYPED := services/runtime/feeds_runtime devstack/src/devstack services/gateway/gateway
+export UV_LINK_MODE := copy
 
-.PHONY: system-deps install run test proto check-proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
+.PHONY: system-deps install lint run test proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
 
-$(VENV)/bin/python:
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+# The environment, then every package of the workspace (editable) and the dev tools, exactly as
+# uv.lock pins them. Output only on failure.
+$(UV):
+	@$(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)" >$(VENV)/bootstrap.log 2>&1 \
+		|| { cat $(VENV)/bootstrap.log; exit 1; }
 
-$(VENV)/.installed: $(VENV)/bin/python requirements-dev.txt $(wildcard protos/pyproject.toml services/*/pyproject.toml)
-	$(PY) -m pip install --quiet $(foreach p,$(PACKAGES),-e "$(p)") -r requirements-dev.txt
-	touch $@
+$(VENV)/.installed: $(UV) uv.lock pyproject.toml $(wildcard protos/pyproject.toml services/*/pyproject.toml devstack/pyproject.toml)
+	@$(UV) sync --locked --quiet
+	@touch $@
 
 # Debian packages the tests need: Chromium for the browser tests (Playwright drives it, it never
 # downloads a browser of its own), CJK fonts so its screenshots show the pages' Chinese text, and
@@ -27,8 +35,12 @@ system-deps:
 
 install: $(VENV)/.installed
 
+lint: install
+	@$(VENV)/bin/ruff check --quiet .
+	@$(VENV)/bin/mypy $(TYPED)
+
 run: install
-	$(PY) -m devstack
+	@$(PY) -m devstack
 
 test: system-deps install
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -43,20 +43,27 @@ def libpq_url(sqlalchemy_url: str) -> str:
     return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def _database_name(url: str) -> str:
+    name = make_url(url).database
+    if not name:
+        raise ValueError("the URL names no database")
+    return name
+
+
 def ensure_database(url: str) -> None:
-    target = make_url(url)
+    target, name = make_url(url), _database_name(url)
     admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
     with psycopg.connect(admin, autocommit=True) as connection:
-        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (target.database,)).fetchone()
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
-            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(target.database)))
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def drop_database(url: str) -> None:
-    target = make_url(url)
+    target, name = make_url(url), _database_name(url)
     admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target.database)))
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def _embedded_postgres(data_dir: Path) -> tuple[str, Any]:

@@ -64,7 +64,7 @@ class MemberAuth:
 def member(request: Request) -> uuid.UUID:
     """Route dependency for member-only endpoints. As a dependency it runs before FastAPI validates
     the body and query, so a guest gets 401 whatever else is wrong with the request."""
-    return request.app.state.member_auth.member(request)  # type: ignore[no-any-return]
+    return request.app.state.member_auth.member(request)
 
 
 def member_or_guest(request: Request) -> uuid.UUID | None:

@@ -51,7 +51,7 @@ def generic_code(context: Context, status: int) -> str:
 
 
 def from_rpc_error(error: grpc.RpcError) -> ApiError:
-    code = error.code()  # type: ignore[attr-defined]
+    code = error.code()
     status = HTTP_STATUS.get(code, 500)
     info = error_info(error)
     if status == 500 or info is None:
@@ -59,7 +59,7 @@ def from_rpc_error(error: grpc.RpcError) -> ApiError:
             log.error("upstream failure", extra={"grpc_code": code.name})
         return ApiError(status, "", "internal error" if status == 500 else f"upstream {code.name.lower()}")
     scout_code = info.metadata.get("scout_code")
-    return ApiError(status, info.reason, error.details() or info.reason,  # type: ignore[attr-defined]
+    return ApiError(status, info.reason, error.details() or info.reason,
                     scout_code=int(scout_code) if scout_code else None)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import psycopg
 from sqlalchemy import Connection, Engine, MetaData, create_engine, text
@@ -55,7 +56,7 @@ def driver_connection(executor: Session | Connection) -> psycopg.Connection:
     read whose rows go straight to tuples, skipping SQLAlchemy's statement and result layers.
     Placeholders are psycopg's (`%(name)s`); psycopg still prepares a statement it sees repeatedly."""
     connection = executor.connection() if isinstance(executor, Session) else executor
-    return connection.connection.driver_connection
+    return cast(psycopg.Connection, connection.connection.driver_connection)
 
 
 class Database:

@@ -58,7 +58,7 @@ class Unavailable(DomainError):
 
 def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     """The ErrorInfo detail of a failed call, None when the status carries none."""
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    status = rpc_status.from_call(error)
     if status is None:
         return None
     for detail in status.details:

@@ -86,9 +86,11 @@ class WorkerHeartbeat(Middleware):
         return all(now - start <= allowed for start, allowed in list(self._started.values()))
 
     def _run(self, worker: dramatiq.Worker) -> None:
+        heartbeat = self._heartbeat
+        assert heartbeat is not None, "started by after_worker_boot"
         while not self._stop.is_set():
             if self.healthy(worker):
-                self._heartbeat.beat()
+                heartbeat.beat()
             self._stop.wait(self._interval)
 
 

@@ -42,7 +42,7 @@ def nul_field(message: Message, prefix: str = "") -> str | None:
     for field, value in message.ListFields():
         name = f"{prefix}{field.name}"
         if field.type == FieldDescriptor.TYPE_MESSAGE:
-            if field.message_type.GetOptions().map_entry:
+            if field.message_type is not None and field.message_type.GetOptions().map_entry:
                 for key, item in value.items():
                     if isinstance(key, str) and "\x00" in key or isinstance(item, str) and "\x00" in item:
                         return name
@@ -79,7 +79,8 @@ class ServerInterceptor(grpc.ServerInterceptor):
         inner = handler.unary_unary
 
         def unary(request: Any, rpc: grpc.ServicerContext) -> Any:
-            metadata = dict(rpc.invocation_metadata())
+            # Text metadata only: the keys read here are ASCII, binary (-bin) values are bytes.
+            metadata = {key: value for key, value in rpc.invocation_metadata() if isinstance(value, str)}
             tokens = [var.set(metadata.get(key) or None) for key, var in _METADATA_VARS.items()]
             if context.request_id.get() is None:
                 tokens.append(context.request_id.set(uuid.uuid4().hex))
@@ -93,8 +94,8 @@ class ServerInterceptor(grpc.ServerInterceptor):
                 outcome = error.code.name
                 rpc.abort_with_status(error_status(error))
             except Exception:
-                if rpc.code() is not None:  # aborted deliberately inside the handler
-                    outcome = rpc.code().name
+                if rpc.code() is not None:  # type: ignore[attr-defined]  # aborted deliberately inside the handler
+                    outcome = rpc.code().name  # type: ignore[attr-defined]
                     raise
                 outcome = "INTERNAL"
                 log.exception("unhandled error", extra={"method": method})

@@ -7,9 +7,11 @@ global broker at declaration).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import dramatiq
+from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware
 
@@ -25,16 +27,17 @@ REQUEST_ID_OPTION = "request_id"
 class RequestIdMiddleware(Middleware):
     """Carries the request id of the call that caused a job into the job's logs."""
 
-    def before_process_message(self, broker: Any, message: dramatiq.Message) -> None:
+    def before_process_message(self, broker: Any, message: MessageProxy) -> None:
         context.request_id.set(message.options.get(REQUEST_ID_OPTION))
 
-    def after_process_message(self, broker: Any, message: dramatiq.Message, *, result=None, exception=None) -> None:
+    def after_process_message(self, broker: Any, message: MessageProxy, *, result=None, exception=None) -> None:
         context.request_id.set(None)
 
-    after_skip_message = after_process_message
+    def after_skip_message(self, broker: Any, message: MessageProxy) -> None:
+        context.request_id.set(None)
 
 
-def configure_broker(settings: InfraSettings, *, middleware: list[Middleware] = ()) -> RedisBroker:
+def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware] = ()) -> RedisBroker:
     broker = RedisBroker(url=settings.redis_url, namespace=settings.redis_namespace)
     broker.add_middleware(RequestIdMiddleware())
     for item in middleware:

@@ -19,6 +19,7 @@ from typing import Any
 
 import dramatiq
 import psycopg
+from dramatiq.broker import MessageProxy
 from dramatiq.middleware import Middleware
 from sqlalchemy import (
     BigInteger,
@@ -105,7 +106,7 @@ class OutboxAck(Middleware):
         self._engine = engine
         self._table = table
 
-    def after_process_message(self, broker: Any, message: dramatiq.Message, *, result=None, exception=None) -> None:
+    def after_process_message(self, broker: Any, message: MessageProxy, *, result=None, exception=None) -> None:
         outbox_id = message.options.get(OUTBOX_ID_OPTION)
         if exception is not None or outbox_id is None:
             return

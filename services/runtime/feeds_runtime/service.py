@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
+from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
 from sqlalchemy import Table
 
@@ -49,6 +50,8 @@ class ServiceDefinition:
 
     @property
     def schema(self) -> str:
+        if self.outbox.schema is None:
+            raise TypeError(f"{self.name}: the outbox table must name the service's schema")
         return self.outbox.schema
 
     @cached_property
@@ -74,7 +77,7 @@ class ServiceDefinition:
     def configure_worker(self) -> RedisBroker:
         """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
         configure_logging(self.name, self.settings.log_level)
-        middleware = [OutboxAck(self.database.engine, self.outbox)]
+        middleware: list[Middleware] = [OutboxAck(self.database.engine, self.outbox)]
         if self.settings.metrics_port:
             # Dramatiq's own message counters and durations, served by its exposition process on the
             # port `main` passed on (summing every worker process's samples).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Literal
+from typing import Literal, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -70,7 +70,10 @@ async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall,
         raise ApiError(400, "invalid_request", "X-Activity-Viewer must be a UUID") from None
 
 
-async def _body(request: Request, model: type[BaseModel]) -> BaseModel:
+Body = TypeVar("Body", bound=BaseModel)
+
+
+async def _body(request: Request, model: type[Body]) -> Body:
     try:
         return model.model_validate(json.loads(await request.body() or b"null"))
     except (ValueError, ValidationError) as error:
