@@ -39,7 +39,6 @@ SCAN_TEMPLATE = "scout_scan"
 
 # Outreach states of one result; "pending" means new or drafted.
 POST_NEW, POST_DRAFTED, POST_QUEUED, POST_PUBLISHED, POST_SKIPPED = "new", "drafted", "queued", "published", "skipped"
-PENDING_POST_STATUSES = (POST_NEW, POST_DRAFTED)
 
 
 class Job(Base):

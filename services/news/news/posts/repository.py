@@ -10,8 +10,6 @@ from sqlalchemy.orm import Session
 
 from news.models import Post
 
-_table = Post.__table__
-
 
 def add(session: Session, post: Post) -> Post:
     session.add(post)
