@@ -1,4 +1,5 @@
-"""Reading the images' recipes: Dockerfiles (with dockerfile-parse) and the root .dockerignore."""
+"""Reading the images' recipe: the one Dockerfile (with dockerfile-parse), as Docker builds it for each
+SERVICE build argument, and the root .dockerignore."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from pathlib import Path
 
 from dockerfile_parse import DockerfileParser
 
-from tests.deploy.support import REPO
+from tests.deploy.support import DOCKERFILE, REPO
+
+# Instructions whose values Docker expands build arguments in (RUN through the shell); never
+# ENTRYPOINT or CMD in exec form.
+EXPANDED = {"ADD", "COPY", "ENV", "EXPOSE", "LABEL", "RUN", "USER", "WORKDIR"}
 
 
 @dataclass
@@ -22,15 +27,24 @@ class Stage:
         return [value for name, value in self.instructions if name == instruction]
 
 
-def stages(dockerfile: Path) -> list[Stage]:
-    parser = DockerfileParser(path=str(dockerfile))
+def stages(service: str, dockerfile: Path = DOCKERFILE) -> list[Stage]:
+    """The stages as built with `--build-arg SERVICE=<service>`; a stage sees the argument only
+    after its own `ARG SERVICE`."""
+    parser = DockerfileParser(path=str(dockerfile), build_args={"SERVICE": service})
     images = iter(parser.parent_images)  # ARG defaults substituted
     result: list[Stage] = []
+    declared = False
     for item in parser.structure:
-        if item["instruction"] == "FROM":
+        instruction, value = item["instruction"], item["value"]
+        if instruction == "FROM":
             result.append(Stage(next(images), []))
-        elif result and item["instruction"] != "COMMENT":
-            result[-1].instructions.append((item["instruction"], item["value"]))
+            declared = False
+        elif result and instruction != "COMMENT":
+            if instruction == "ARG" and value.split("=")[0] == "SERVICE":
+                declared = True
+            if declared and instruction in EXPANDED:
+                value = value.replace("${SERVICE}", service).replace("$SERVICE", service)
+            result[-1].instructions.append((instruction, value))
     return result
 
 
@@ -43,11 +57,25 @@ def exec_form(value: str) -> list[str] | None:
     return parsed if isinstance(parsed, list) and all(isinstance(v, str) for v in parsed) else None
 
 
-def entrypoint(dockerfile: Path) -> list[str]:
-    (value,) = stages(dockerfile)[-1].values("ENTRYPOINT")
+def links(stage: Stage) -> dict[str, str]:
+    """Scripts linked in RUN steps (`ln -s <target> /opt/venv/bin/<name>`): name -> target."""
+    found = {}
+    for value in stage.values("RUN"):
+        for command in re.split(r"&&|;", value):
+            tokens = shlex.split(command)
+            if tokens[:2] == ["ln", "-s"] and len(tokens) == 4:
+                found[tokens[3].rsplit("/", 1)[-1]] = tokens[2].rsplit("/", 1)[-1]
+    return found
+
+
+def entrypoint(service: str) -> list[str]:
+    """The image's entry point in exec form, a linked script resolved to the script it names."""
+    all_stages = stages(service)
+    (value,) = all_stages[-1].values("ENTRYPOINT")
     parsed = exec_form(value)
-    assert parsed, f"{dockerfile.name}: ENTRYPOINT is not in exec form: {value}"
-    return parsed
+    assert parsed, f"ENTRYPOINT is not in exec form: {value}"
+    linked = {name: target for stage in all_stages for name, target in links(stage).items()}
+    return [linked.get(parsed[0], parsed[0]), *parsed[1:]]
 
 
 def env(stage: Stage) -> dict[str, str]:

@@ -16,7 +16,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 K8S = REPO / "deploy" / "k8s"
 DOCKER = REPO / "deploy" / "docker"
+DOCKERFILE = DOCKER / "Dockerfile"
 SERVICES = ("timeline", "news", "scout")
+# The images the one Dockerfile builds, by its SERVICE build argument.
+IMAGES = (*SERVICES, "gateway")
 BASES = [f"base/{name}" for name in (*SERVICES, "gateway")]
 OVERLAYS = ["overlays/dev", "overlays/production"]
 KUSTOMIZATIONS = BASES + OVERLAYS
@@ -55,10 +58,10 @@ def image_name(image: str) -> str:
     return re.sub(r"[:@].*$", "", image.rsplit("/", 1)[-1])
 
 
-def project_image(image: str) -> Path | None:
-    """The Dockerfile an image is built from, when it is one of the project's images."""
-    dockerfile = DOCKER / f"{image_name(image)}.Dockerfile"
-    return dockerfile if image.split(":")[0].split("@")[0].endswith(f"feeds/{image_name(image)}") else None
+def project_image(image: str) -> str | None:
+    """The SERVICE build argument an image is built with, when it is one of the project's images."""
+    name = image_name(image)
+    return name if name in IMAGES and image.split(":")[0].split("@")[0].endswith(f"feeds/{name}") else None
 
 
 def pyproject(directory: Path) -> dict:

@@ -1,6 +1,6 @@
-"""The images' recipes, read without a Docker engine: each Dockerfile parses, is multi-stage on a
-pinned slim base, runs as a numeric non-root user, and installs exactly the packages its entry point
-needs from files the build context really sends."""
+"""The images' recipe, read without a Docker engine: one Dockerfile builds every image by its SERVICE
+build argument; each image is multi-stage on a pinned slim base, runs as a numeric non-root user, and
+installs exactly the packages its entry point needs from files the build context really sends."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import subprocess
 import pytest
 
 from tests.deploy.dockerfiles import copies, entrypoint, env, exec_form, ignore_rules, pip_installs, sent_to_build, stages
-from tests.deploy.support import DOCKER, REPO, SERVICES, console_scripts, local_packages, pyproject
+from tests.deploy.support import DOCKER, DOCKERFILE, IMAGES, REPO, console_scripts, local_packages, pyproject
 
-DOCKERFILES = sorted(DOCKER.glob("*.Dockerfile"))
 SECRET_NAMES = re.compile(r"SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL|REDIS_URL|JWT|JWKS", re.I)
 
 
-def test_one_dockerfile_per_service_and_the_gateway():
-    assert {path.name.removesuffix(".Dockerfile") for path in DOCKERFILES} == {*SERVICES, "gateway"}
+def test_one_dockerfile_builds_each_service_and_the_gateway_by_its_build_argument():
+    assert sorted(DOCKER.iterdir()) == [DOCKERFILE]
+    build = stages("news", DOCKERFILE)[0]
+    assert "SERVICE" in [value.split("=")[0] for value in build.values("ARG")], "the build stage declares SERVICE"
+    assert {image: entrypoint(image)[0] for image in IMAGES} == {image: f"feeds-{image}" for image in IMAGES}
 
 
 def local_closure(folder) -> list[str]:
@@ -37,9 +39,9 @@ def local_closure(folder) -> list[str]:
     return sorted(needed)
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda p: p.name)
-def test_runs_from_a_pinned_slim_base_as_a_numeric_non_root_user(dockerfile):
-    all_stages = stages(dockerfile)
+@pytest.mark.parametrize("image", IMAGES)
+def test_runs_from_a_pinned_slim_base_as_a_numeric_non_root_user(image):
+    all_stages = stages(image)
     assert len(all_stages) >= 2, "multi-stage: build tools stay out of the final image"
     for stage in all_stages:
         assert re.fullmatch(r"python:\d+\.\d+\.\d+-slim-[a-z]+(@sha256:[0-9a-f]{64})?", stage.base), stage.base
@@ -56,14 +58,14 @@ def test_runs_from_a_pinned_slim_base_as_a_numeric_non_root_user(dockerfile):
     assert exec_form(final.values("CMD")[0]) == ["server"]
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda p: p.name)
-def test_entry_point_is_the_console_script_of_the_installed_package(dockerfile):
-    script = entrypoint(dockerfile)
+@pytest.mark.parametrize("image", IMAGES)
+def test_entry_point_is_the_console_script_of_the_installed_package(image):
+    script = entrypoint(image)
     assert len(script) == 1, "the process kind comes from the manifests' args"
     folder = console_scripts().get(script[0])
     assert folder is not None, f"{script[0]} is declared by no package of the repository"
-    assert folder.name == dockerfile.name.removesuffix(".Dockerfile")
-    build = stages(dockerfile)[0]
+    assert folder.name == image
+    build = stages(image)[0]
     assert sorted(pip_installs(build)) == local_closure(folder)
     python = re.match(r"python:(\d+)\.(\d+)", build.base)
     for relative in local_closure(folder):
@@ -72,10 +74,10 @@ def test_entry_point_is_the_console_script_of_the_installed_package(dockerfile):
         assert tuple(int(n) for n in python.groups()) >= minimum, f"{relative} needs Python {requires}"
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda p: p.name)
-def test_install_steps_copy_every_file_of_the_installed_packages(dockerfile):
+@pytest.mark.parametrize("image", IMAGES)
+def test_install_steps_copy_every_file_of_the_installed_packages(image):
     """Each package pip installs gets its pyproject.toml and its sources from the build context."""
-    build = stages(dockerfile)[0]
+    build = stages(image)[0]
     (workdir,) = build.values("WORKDIR")
     copied = []
     for sources, destination in copies(build):
