@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import cast
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
@@ -121,7 +122,7 @@ class ServiceDefinition:
         elif kind == "relay":
             relay = self.relay()
             # The backlogs of the service's queues and outbox are read on each scrape of the relay.
-            self._serve_metrics([QueueBacklog(dramatiq.get_broker(), self.queues),
+            self._serve_metrics([QueueBacklog(cast(RedisBroker, dramatiq.get_broker()), self.queues),
                                  OutboxBacklog(self.database.engine, self.outbox, self.name)])
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, lambda *_: relay.stop())

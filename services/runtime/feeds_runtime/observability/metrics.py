@@ -14,7 +14,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
@@ -76,7 +76,7 @@ def rpc_handled(method: str, code: str, seconds: float) -> None:
     GRPC_HANDLING.labels(service, name).observe(seconds)
 
 
-def serve(port: int, host: str, collectors: list[Collector] = ()) -> int | None:
+def serve(port: int, host: str, collectors: Sequence[Collector] = ()) -> int | None:
     """Serve this process's series (plus scrape-time `collectors`) on `host:port` from a thread;
     returns the bound port. A port already taken leaves the process running without an endpoint:
     a scrape that fails is an alert, a service that will not start over its metrics is an outage."""
