@@ -4,6 +4,7 @@ transaction each)."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterator
 
@@ -60,13 +61,38 @@ class Timeline:
         return self.service(lambda s: s.home(self.tenant, viewer, limit, cursor))
 
     def all_home(self, viewer: uuid.UUID, limit: int = 100) -> list:
+        """Every page in turn; each but the last must be full."""
         items, cursor = [], ""
         while True:
             page = self.home(viewer, limit, cursor)
             items.extend(page.items)
             if page.next_cursor is None:
                 return items
+            assert len(page.items) == limit, "a page before the end was not full"
             cursor = page.next_cursor
+
+    def expected_home(self, viewer: uuid.UUID) -> list[uuid.UUID]:
+        """The viewer's home timeline recomputed from the canonical tables, by the rules of the
+        specification rather than by the service's queries: the viewer's own live visible posts and
+        the live, visible, public posts of the authors it follows, minus blocked pairs, newest first,
+        ties broken by the entry id derived from (tenant, viewer, post)."""
+        with self.database.transaction() as session:
+            posts = session.execute(text("SELECT id, author_id, visibility, moderation_state, deleted_at, "
+                                         "published_at FROM timeline.posts WHERE tenant_id = :t"),
+                                    {"t": self.tenant}).all()
+            followed = set(session.execute(text("SELECT followee_id FROM timeline.follows WHERE tenant_id = :t "
+                                                "AND follower_id = :v AND ended_at IS NULL"),
+                                           {"t": self.tenant, "v": viewer}).scalars())
+            blocks = {tuple(row) for row in session.execute(
+                text("SELECT blocker_id, blocked_id FROM timeline.blocks WHERE tenant_id = :t"), {"t": self.tenant})}
+        seen = [
+            post for post in posts
+            if post.deleted_at is None and post.moderation_state == "visible"
+            and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
+            and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
+        ]
+        seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)
+        return [post.id for post in seen]
 
     def pending_jobs(self) -> list:
         """This tenant's outbox rows not yet acknowledged, oldest first: (id, actor_name, args)."""
@@ -84,6 +110,10 @@ class Timeline:
             self.projection(lambda p: p.cleanup_post(*ids))
         elif actor_name == jobs.SYNC_PAIR:
             self.projection(lambda p: p.sync_pair(*ids))
+        elif actor_name == jobs.TRIM_VIEWERS:
+            self.projection(lambda p: p.trim_viewers(ids[0], [uuid.UUID(v) for v in ids[1]]))
+        elif actor_name != jobs.POST_PUBLISHED:  # the event goes to Redis and touches no entry
+            raise AssertionError(f"no test runner for {actor_name}")
 
     def ack(self, outbox_id: int) -> None:
         with self.database.transaction() as session:
@@ -111,6 +141,11 @@ class Timeline:
 @pytest.fixture
 def timeline(timeline_db: Database, timeline_settings: TimelineSettings) -> Timeline:
     return Timeline(timeline_db, timeline_settings)
+
+
+def entry_id(tenant: uuid.UUID, viewer: uuid.UUID, post: uuid.UUID) -> uuid.UUID:
+    """The documented entry identity: the MD5 of "tenant/viewer/post" read as a UUID."""
+    return uuid.UUID(hashlib.md5(f"{tenant}/{viewer}/{post}".encode()).hexdigest())
 
 
 def users(n: int) -> list[uuid.UUID]:

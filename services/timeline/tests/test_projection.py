@@ -351,35 +351,6 @@ def test_open_cursor_session_survives_a_rebuild(timeline):
     assert post_ids(first.items) + post_ids(second.items) == [p.id for p in reversed(posts)]
 
 
-def test_window_bounds_fanout_merge_rebuild_and_audit_alike(timeline_db, timeline_settings):
-    window = 3
-    timeline = Timeline(timeline_db, timeline_settings.model_copy(update={"window_entries": window}))
-    viewer, early, late = users(3)
-    follow_all(timeline, [viewer], early)
-    # Given more fanned-out entries than the window
-    early_posts = [timeline.publish(early, f"e{i}") for i in range(window + 2)]
-    timeline.drain()
-    assert len(timeline.entries(viewer)) == window + 2
-    # Then the viewer is not drift, and a rebuild keeps the entries older than the window
-    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
-    timeline.projection(lambda p: p.rebuild(timeline.tenant, viewer))
-    assert {row.post_id for row in timeline.entries(viewer)} == {p.id for p in early_posts}
-    # When the viewer follows an author with more posts than a merge takes
-    late_posts = [timeline.publish(late, f"l{i}") for i in range(window + 2)]
-    timeline.drain()
-    follow_all(timeline, [viewer], late)
-    # Then the merge covers the window, which the audit finds in sync
-    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
-    assert {p.id for p in late_posts[-window:]} <= {row.post_id for row in timeline.entries(viewer)}
-    # and drift inside the window is still found and repaired
-    with timeline.database.transaction() as session:
-        session.execute(text("DELETE FROM timeline.timeline_entries WHERE tenant_id = :t AND viewer_id = :v "
-                             "AND post_id = :p"), {"t": timeline.tenant, "v": viewer, "p": late_posts[-1].id})
-    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).missing_post_ids == [late_posts[-1].id]
-    timeline.projection(lambda p: p.rebuild(timeline.tenant, viewer))
-    assert timeline.projection(lambda p: p.audit(timeline.tenant, viewer)).in_sync
-
-
 def _blocked_or_done(timeline, worker: threading.Thread) -> None:
     """Wait until the worker thread has finished or waits on a lock in this database."""
     for _ in range(100):

@@ -13,6 +13,15 @@ class Visibility(enum.StrEnum):
     PRIVATE = "private"
 
 
+class Delivery(enum.StrEnum):
+    """How followers receive a post, fixed when it is published: `push` writes an entry per follower
+    (fan-out on write); `pull` (an author with at least TIMELINE_PULL_THRESHOLD followers) writes
+    none, and home reads merge the post in from the posts table."""
+
+    PUSH = "push"
+    PULL = "pull"
+
+
 class Moderation(enum.StrEnum):
     VISIBLE = "visible"
     HIDDEN = "hidden"
@@ -40,6 +49,7 @@ class Post:
     body: str
     visibility: Visibility
     moderation_state: Moderation
+    delivery: Delivery
     published_at: datetime
     deleted_at: datetime | None
     stats: Stats
@@ -50,6 +60,9 @@ class Post:
         return self.deleted_at is None and self.moderation_state is Moderation.VISIBLE and self.visibility is Visibility.PUBLIC
 
     def skip_reason(self) -> str | None:
+        """Why a fan-out run writes nothing for this post, if it does not."""
+        if self.delivery is Delivery.PULL:
+            return "pulled"
         if self.deleted_at is not None:
             return "deleted"
         if self.moderation_state is not Moderation.VISIBLE:

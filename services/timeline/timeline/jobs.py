@@ -11,6 +11,8 @@ QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE, EVENTS_QUEUE]
 # writes chunk 0; (…, chunk number, after_follower_id | None, upto_follower_id | None): one later
 # keyset range of followers.
 FANOUT_CHUNK = "timeline.fanout_chunk"
+# (tenant_id, [viewer_id, …]): cut each viewer's entries back to its window.
+TRIM_VIEWERS = "timeline.trim_viewers"
 # (tenant_id, post_id): drop following entries of a post that is no longer eligible.
 CLEANUP_POST = "timeline.cleanup_post"
 # (tenant_id, viewer_id, author_id): align a viewer's entries of one author with follow and block state.

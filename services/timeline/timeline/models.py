@@ -26,6 +26,7 @@ class Post(Base):
     __table_args__ = (
         CheckConstraint("visibility IN ('public', 'private')", name="visibility"),
         CheckConstraint("moderation_state IN ('visible', 'hidden', 'removed')", name="moderation_state"),
+        CheckConstraint("delivery IN ('push', 'pull')", name="delivery"),
         # A publish retried with the same key finds the first one.
         Index("uq_posts_idempotency", "tenant_id", "author_id", "idempotency_key", unique=True,
               postgresql_where=text("idempotency_key IS NOT NULL")),
@@ -39,6 +40,8 @@ class Post(Base):
     body: Mapped[str] = mapped_column(Text)
     visibility: Mapped[str] = mapped_column(String(16))
     moderation_state: Mapped[str] = mapped_column(String(16), server_default="visible")
+    # push: fanned out as entries; pull: merged into followers' reads (see timeline.domain.Delivery).
+    delivery: Mapped[str] = mapped_column(String(8), server_default="push")
     published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     idempotency_key: Mapped[str | None] = mapped_column(String(255))
@@ -109,6 +112,28 @@ class TimelineEntry(Base):
     kind: Mapped[str] = mapped_column(String(16))
     ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     materialized_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class PulledAuthor(Base):
+    """An author with posts delivered by pull: home reads look for posts of the followees listed here."""
+
+    __tablename__ = "pulled_authors"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    first_pulled_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ViewerHorizon(Base):
+    """The position below which a viewer's following entries are trimmed and read by pull instead
+    (see timeline.repositories.windows). No row: nothing was trimmed."""
+
+    __tablename__ = "viewer_horizons"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    entry_id: Mapped[uuid.UUID] = mapped_column(UUID)
 
 
 class FanoutProgress(Base):

@@ -18,13 +18,18 @@ from timeline.domain import (
     MAX_BODY_CHARS,
     MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_PAGE_SIZE,
+    Delivery,
     HomePage,
     Moderation,
     Post,
     Visibility,
 )
 from timeline.models import outbox as outbox_table
-from timeline.repository import EntryRepository, GraphRepository, PostRepository
+from timeline.repositories.entries import EntryRepository
+from timeline.repositories.fanout import FanoutRunRepository
+from timeline.repositories.graph import GraphRepository
+from timeline.repositories.home import HomeRepository
+from timeline.repositories.posts import PostRepository, RowLock
 from timeline.settings import TimelineSettings
 
 
@@ -42,6 +47,7 @@ class TimelineService:
         self.posts = PostRepository(session)
         self.graph = GraphRepository(session)
         self.entries = EntryRepository(session)
+        self.runs = FanoutRunRepository(session)
 
     def _job(self, queue: str, actor: str, *args: object) -> None:
         outbox.add(self.session, outbox_table, queue, actor, *(str(a) if a is not None else None for a in args))
@@ -64,7 +70,12 @@ class TimelineService:
         fingerprint = (hashlib.sha256(json.dumps([body, visibility.value]).encode()).hexdigest()
                        if idempotency_key is not None else None)
         post_id = uuid.uuid4()
-        published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, idempotency_key, fingerprint)
+        # A big account's post reaches its followers by pull, decided once, when it is published.
+        pulled = visibility is Visibility.PUBLIC and self.graph.has_followers(tenant_id, author_id,
+                                                                              self.settings.pull_threshold)
+        delivery = Delivery.PULL if pulled else Delivery.PUSH
+        published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, delivery,
+                                         idempotency_key, fingerprint)
         if published_at is None:
             existing, existing_fingerprint = self.posts.by_idempotency_key(tenant_id, author_id, idempotency_key)
             if existing_fingerprint != fingerprint:
@@ -72,8 +83,10 @@ class TimelineService:
             return existing, True
         self.posts.insert_stats(tenant_id, post_id)
         self.entries.insert_self(tenant_id, author_id, post_id, published_at)
-        if visibility is Visibility.PUBLIC:
-            generation = self.entries.start_fanout(tenant_id, post_id, published_at)
+        if delivery is Delivery.PULL:
+            self.posts.mark_pulled_author(tenant_id, author_id)
+        elif visibility is Visibility.PUBLIC:
+            generation = self.runs.start(tenant_id, post_id, published_at)
             self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
         self._job(jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, tenant_id, post_id, author_id, visibility.value,
                   published_at.isoformat())
@@ -93,7 +106,7 @@ class TimelineService:
         return post
 
     def delete_post(self, tenant_id: uuid.UUID, actor_id: uuid.UUID, post_id: uuid.UUID) -> None:
-        post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
+        post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
         # Only the author may delete; to anyone else the post is not there to act on, as GetPost
         # hides another author's private post.
         if post is None or post.author_id != actor_id:
@@ -101,22 +114,25 @@ class TimelineService:
         if post.deleted_at is not None:
             return  # deleting twice is the same as once
         self.posts.soft_delete(tenant_id, post_id)
-        self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+        if post.delivery is Delivery.PUSH:
+            self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
 
     def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> Post:
-        post = self.posts.get(tenant_id, post_id, lock="FOR UPDATE")
+        post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
         if post is None or post.deleted_at is not None:
             raise codes.post_not_found()
         if state is post.moderation_state:
             return post
         self.posts.set_moderation(tenant_id, post_id, state)
-        if state is Moderation.VISIBLE:
-            if post.visibility is Visibility.PUBLIC:
-                # Entries were cleaned up while the post was not visible: fan it out anew.
-                generation = self.entries.start_fanout(tenant_id, post_id, post.published_at)
-                self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
-        elif post.moderation_state is Moderation.VISIBLE:
-            self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+        # A pulled post has no follower entries: reads apply the new state as they pull it.
+        if post.delivery is Delivery.PUSH:
+            if state is Moderation.VISIBLE:
+                if post.visibility is Visibility.PUBLIC:
+                    # Entries were cleaned up while the post was not visible: fan it out anew.
+                    generation = self.runs.start(tenant_id, post_id, post.published_at)
+                    self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
+            elif post.moderation_state is Moderation.VISIBLE:
+                self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
         return self.posts.get(tenant_id, post_id)
 
     # The graph. Each change queues a pair sync, which removes or merges the entries it affects.
@@ -157,7 +173,7 @@ class TimelineService:
             raise codes.invalid_limit(f"limit must be between 1 and {MAX_PAGE_SIZE}")
         cursors = HomeCursors(self.settings.cursor_secret.get_secret_value().encode())
         after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
-        items = self.entries.home_page(tenant_id, viewer_id, after, limit + 1)
+        items = HomeRepository(self.session).page(tenant_id, viewer_id, after, limit + 1)
         if len(items) <= limit:
             return HomePage(items, None)
         last = items[limit - 1]

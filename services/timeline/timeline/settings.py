@@ -19,7 +19,12 @@ class TimelineSettings(ServiceSettings):
     fanout_chunk_size: int = Field(default=10_000, ge=1, le=50_000)
     # Stale entries removed per clean-up job (one transaction each).
     cleanup_chunk_size: int = Field(default=5000, ge=1, le=100_000)
-    # A viewer's window: the most recent following entries that rebuild and audit keep exact. A follow
-    # or unblock merges as many of the followee's recent posts, which covers their share of any window;
-    # fan-out writes new posts, always inside it. Older entries are left as they are.
+    # A viewer's window: the entries kept per viewer. A trim drops what lies past it (self entries
+    # stay) and home reads pull that history from the posts of the viewer's follows, so nothing is lost.
     window_entries: int = Field(default=1000, ge=1, le=100_000)
+    # A fan-out marks about one in this many of its viewers for a trim (a hash of viewer and post), so
+    # a viewer keeps about window_entries + trim_every entries at most: a trim costs one read of the
+    # window, which this spreads over that many received posts.
+    trim_every: int = Field(default=20, ge=1, le=10_000)
+    # Authors with at least this many followers are not fanned out: home reads pull their posts.
+    pull_threshold: int = Field(default=50_000, ge=1)

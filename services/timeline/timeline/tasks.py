@@ -37,6 +37,12 @@ def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | Non
     metrics.fanout_chunk_written(lag)
 
 
+@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.TRIM_VIEWERS, **RETRY)
+def trim_viewers(tenant_id: str, viewer_ids: list[str]) -> None:
+    with SERVICE.database.transaction() as session:
+        _projection(session).trim_viewers(uuid.UUID(tenant_id), [uuid.UUID(viewer) for viewer in viewer_ids])
+
+
 @dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.CLEANUP_POST, **RETRY)
 def cleanup_post(tenant_id: str, post_id: str) -> None:
     with SERVICE.database.transaction() as session:

@@ -1,0 +1,117 @@
+"""The home timeline read: one page in `ranked_at DESC, id DESC` order, merged from three sources
+that never overlap, since every post has exactly one of them for a given viewer:
+
+- the viewer's entries: self entries anywhere, following entries at or above the horizon;
+- posts of followed authors delivered by pull (big accounts), anywhere, top-k per author;
+- pushed posts of followed authors below the horizon (the history trimmed off the window).
+
+A pulled post gets the position its entry would have (ids derive from tenant, viewer and post), so
+a cursor means the same thing whichever source a row came from. Every source applies the same rules
+(deleted, moderation, visibility, blocks), whatever clean-up is still pending. Statements use
+psycopg placeholders: this is the hottest read, sent straight to the driver connection.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import Connection
+from sqlalchemy.orm import Session
+
+from feeds_runtime.db import driver_connection
+from timeline.cursor import Position
+from timeline.domain import Stats, TimelineItem
+from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked
+
+_ROW = "r.entry_id, r.post_id, r.ranked_at, r.author_id, r.body, r.published_at, r.like_count, r.reply_count, r.share_count"
+_PULLED_ID = ENTRY_ID.format(tenant="p.tenant_id", viewer="f.follower_id", post="p.id")
+_NOT_BLOCKED = f"NOT {blocked('%(viewer)s', 'f.followee_id', '%(tenant)s')}"
+
+
+def _posts_of_follows(delivery: str, boundary: str) -> str:
+    """Top-k posts of each followed author with that delivery, strictly below `boundary` (a
+    position given as %(at)s, %(entry)s), newest first; `f` is the viewer's effective follow."""
+    return f"""
+        CROSS JOIN LATERAL (
+            SELECT {_PULLED_ID} AS entry_id, p.id AS post_id, p.published_at AS ranked_at, p.author_id, p.body,
+                   p.published_at, s.like_count, s.reply_count, s.share_count
+            FROM timeline.posts p
+            LEFT JOIN timeline.post_stats s ON s.tenant_id = p.tenant_id AND s.post_id = p.id
+            WHERE p.tenant_id = f.tenant_id AND p.author_id = f.followee_id AND p.delivery = '{delivery}'
+              AND {FANS_OUT} {boundary}
+            ORDER BY p.published_at DESC, entry_id DESC LIMIT %(limit)s
+        ) r
+        WHERE f.tenant_id = %(tenant)s AND f.follower_id = %(viewer)s AND f.ended_at IS NULL AND {_NOT_BLOCKED}
+    """
+
+
+def _page_sql(after: bool) -> str:
+    entry_boundary = "AND (e.ranked_at, e.id) < (%(at)s, %(entry)s)" if after else ""
+    post_boundary = (f"AND p.published_at <= %(at)s AND (p.published_at < %(at)s OR {_PULLED_ID} < %(entry)s)"
+                     if after else "")
+    return f"""
+        WITH horizon AS (SELECT ranked_at, entry_id FROM timeline.viewer_horizons
+                         WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s)
+        SELECT u.*, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
+            (SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
+                    s.like_count, s.reply_count, s.share_count
+             FROM timeline.timeline_entries e
+             JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+             LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
+             WHERE e.tenant_id = %(tenant)s AND e.viewer_id = %(viewer)s {entry_boundary}
+               AND (e.kind = 'self' OR NOT EXISTS (SELECT FROM horizon)
+                    OR (e.ranked_at, e.id) >= (SELECT ranked_at, entry_id FROM horizon))
+               AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
+               AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
+               AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
+             ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
+            UNION ALL
+            (SELECT {_ROW} FROM timeline.follows f
+             JOIN timeline.pulled_authors a ON a.tenant_id = f.tenant_id AND a.author_id = f.followee_id
+             {_posts_of_follows('pull', post_boundary)})
+        ) u LEFT JOIN horizon h ON true
+        ORDER BY u.ranked_at DESC, u.entry_id DESC LIMIT %(limit)s
+        """
+
+
+_FIRST = _page_sql(after=False)
+_AFTER = _page_sql(after=True)
+_PAST_HORIZON = f"""
+    SELECT {_ROW} FROM timeline.follows f
+    {_posts_of_follows('push', f"AND p.published_at <= %(at)s AND (p.published_at < %(at)s OR {_PULLED_ID} < %(entry)s)")}
+    ORDER BY r.ranked_at DESC, r.entry_id DESC LIMIT %(limit)s
+"""
+_HORIZON = "SELECT ranked_at, entry_id FROM timeline.viewer_horizons WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s"
+
+
+def _position(row) -> tuple:
+    return row[2], row[0]  # (ranked_at, entry_id)
+
+
+class HomeRepository:
+    def __init__(self, session: Session | Connection) -> None:
+        self.session = session
+
+    def page(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, after: Position | None, limit: int) -> list[TimelineItem]:
+        """The `limit` first items strictly after the cursor position. One statement reads the
+        entries, the pulled posts and the horizon; a second one, only when the page reaches below the
+        horizon, pulls the trimmed history with the horizon the first one saw."""
+        connection = driver_connection(self.session)
+        params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
+        if after:
+            params |= {"at": after.ranked_at, "entry": after.entry_id}
+        rows = connection.execute(_AFTER if after else _FIRST, params).fetchall()
+        if rows:
+            horizon = (rows[0][-2], rows[0][-1]) if rows[0][-2] is not None else None
+        else:
+            horizon = connection.execute(_HORIZON, params).fetchone()
+        rows = [row[:-2] for row in rows]
+        if horizon is not None and (len(rows) < limit or _position(rows[-1]) < tuple(horizon)):
+            bound = min(tuple(horizon), (after.ranked_at, after.entry_id)) if after else tuple(horizon)
+            past = connection.execute(_PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
+            rows = sorted(rows + past, key=_position, reverse=True)[:limit]
+        return [
+            TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
+                         Stats(likes or 0, replies or 0, shares or 0))
+            for entry_id, post_id, ranked_at, author_id, body, published_at, likes, replies, shares in rows
+        ]
