@@ -8,6 +8,8 @@ from typing import Any
 
 from fastapi.responses import JSONResponse, Response
 
+from gateway.rendering import JSONBody
+
 SCOUT_OK = 102000
 
 
@@ -37,11 +39,11 @@ def context_for_path(path: str) -> Context:
 
 # Success bodies.
 
-def timeline_data(data: Any, *, next_cursor: str | None = None, paged: bool = False, status: int = 200) -> JSONResponse:
+def timeline_data(data: Any, *, next_cursor: str | None = None, paged: bool = False, status: int = 200) -> JSONBody:
     body: dict[str, Any] = {"data": data}
     if paged:
         body["page"] = {"next_cursor": next_cursor}
-    return JSONResponse(body, status_code=status)
+    return JSONBody(body, status_code=status)
 
 
 def news_body(body: Any, status: int = 200) -> Response:

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf.timestamp_pb2 import Timestamp
-
 from feeds.timeline.v1 import timeline_pb2 as pb
+from gateway.rendering import rfc3339
 
 VISIBILITY = {pb.VISIBILITY_PUBLIC: "public", pb.VISIBILITY_PRIVATE: "private"}
 MODERATION = {pb.MODERATION_STATE_VISIBLE: "visible", pb.MODERATION_STATE_HIDDEN: "hidden",
               pb.MODERATION_STATE_REMOVED: "removed"}
 VISIBILITY_PB = {name: value for value, name in VISIBILITY.items()}
 MODERATION_PB = {name: value for value, name in MODERATION.items()}
-
-
-def rfc3339(stamp: Timestamp) -> str:
-    return stamp.ToJsonString()
 
 
 def stats(message: pb.PostStats) -> dict[str, int]:
@@ -33,6 +28,11 @@ def post(message: pb.Post) -> dict[str, Any]:
         "published_at": rfc3339(message.published_at),
         "stats": stats(message.stats),
     }
+
+
+def items(messages) -> list[dict[str, Any]]:
+    """A page of timeline items."""
+    return [item(message) for message in messages]
 
 
 def item(message: pb.TimelineItem) -> dict[str, Any]:

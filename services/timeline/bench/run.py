@@ -7,6 +7,14 @@
    (TimelineAdmin.Ping; GET /api/v1/timeline/ping through the gateway).
 3. The cost of metrics: the REST home page p50 through a gateway and timeline server with metrics on
    (as deployed), against a second pair with metrics off, sampled in alternating blocks.
+4. The same REST page for a viewer following 5 big (pulled) and 200 normal authors. Baseline: the
+   page of a viewer following only the same 200 normal authors.
+5. Hybrid fan-out: publish → the post is on a sampled follower's home page, for a 1M-follower
+   author (pulled). Baseline: the same for a 10-follower author (pushed).
+6. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
+
+The server pulls authors from PULL_THRESHOLD followers on, above the 10k and 100k of the push
+fan-out figures, so those stay comparable with runs before hybrid fan-out.
 
     python services/timeline/bench/run.py [--followers 10000,100000] [--runs 300]
 """
@@ -14,6 +22,7 @@
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import statistics
 import sys
@@ -37,6 +46,9 @@ TENANT = str(uuid.uuid4())
 HOST_KEY = {"tenant_id": TENANT, "key_id": "bench", "secret": uuid.uuid4().hex}
 PAGE = 50
 HOME_ENTRIES = 10_000
+PULL_THRESHOLD = 200_000
+WINDOW = 1000
+BIG_FOLLOWERS = 1_000_000
 
 ENTRY_ID = "md5(CAST({t} AS text) || '/' || CAST({v} AS text) || '/' || CAST({p} AS text))::uuid"
 
@@ -207,6 +219,115 @@ def bench_metrics_overhead(metered: Platform, unmetered: Platform, conn: psycopg
            "p50_latency", percentile(samples["on"], 50), "ms", "metrics_off", percentile(samples["off"], 50))
 
 
+def seed_mixed(conn: psycopg.Connection, mixed: uuid.UUID, normal_only: uuid.UUID) -> None:
+    """200 normal authors with 50 posts each, fanned out to both viewers (entries as fan-out leaves
+    them), and 5 big authors with 200 pulled posts each, followed by `mixed` only."""
+    normal = [uuid.uuid4() for _ in range(200)]
+    big = [uuid.uuid4() for _ in range(5)]
+    with conn.transaction():
+        conn.execute(
+            """
+            INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, delivery, published_at)
+            SELECT gen_random_uuid(), %(t)s, a.author, 'mixed ' || i, 'public', a.delivery,
+                   now() - make_interval(secs => i * 3 + a.n)
+            FROM unnest(%(authors)s::uuid[], %(deliveries)s::text[]) WITH ORDINALITY AS a(author, delivery, n)
+            CROSS JOIN generate_series(1, CASE a.delivery WHEN 'pull' THEN 200 ELSE 50 END) i
+            """,
+            {"t": TENANT, "authors": normal + big, "deliveries": ["push"] * len(normal) + ["pull"] * len(big)},
+        )
+        conn.execute("INSERT INTO timeline.post_stats (post_id, tenant_id) SELECT id, tenant_id FROM timeline.posts "
+                     "WHERE tenant_id = %s ON CONFLICT DO NOTHING", (TENANT,))
+        conn.execute("INSERT INTO timeline.pulled_authors (tenant_id, author_id) SELECT %s, unnest(%s::uuid[])",
+                     (TENANT, big))
+        conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                     "SELECT %s, v, unnest(%s::uuid[]) FROM unnest(%s::uuid[]) v",
+                     (TENANT, normal, [mixed, normal_only]))
+        conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                     "SELECT %s, %s, unnest(%s::uuid[])", (TENANT, mixed, big))
+        conn.execute(
+            f"""
+            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+            SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
+                   'following', p.published_at
+            FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
+            WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(normal)s::uuid[])
+            """,
+            {"t": TENANT, "viewers": [mixed, normal_only], "normal": normal},
+        )
+    for table in ("timeline_entries", "posts", "follows", "pulled_authors"):
+        conn.execute(f"ANALYZE timeline.{table}")
+
+
+def bench_home_mixed(platform: Platform, conn, runs: int) -> None:
+    mixed, normal_only = uuid.uuid4(), uuid.uuid4()
+    seed_mixed(conn, mixed, normal_only)
+    host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    try:
+        with_big = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", mixed), runs)
+        without = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", normal_only), runs)
+    finally:
+        host.close()
+    record("timeline_home_mixed_rest_p50", {"page_size": PAGE, "big_authors": 5, "normal_authors": 200, "runs": runs},
+           "p50_latency", percentile(with_big, 50), "ms", "same_page_normal_authors_only_rest_p50",
+           percentile(without, 50))
+
+
+def on_home(stub, viewer: uuid.UUID, post_id: str) -> bool:
+    page = stub.GetHomeTimeline(pb.GetHomeTimelineRequest(limit=5), metadata=metadata(viewer), timeout=10)
+    return any(item.post_id == post_id for item in page.items)
+
+
+def publish_to_home_seconds(stub, author: uuid.UUID, follower: uuid.UUID) -> float:
+    started = time.perf_counter()
+    post = stub.PublishPost(pb.PublishPostRequest(body="hybrid", visibility=pb.VISIBILITY_PUBLIC),
+                            metadata=metadata(author), timeout=30).post
+    while not on_home(stub, follower, post.id):
+        time.sleep(0.002)
+    return time.perf_counter() - started
+
+
+def bench_hybrid_fanout(stub, conn, repeats: int) -> None:
+    """A sampled follower of each author; the authors' followers are seeded once."""
+    big, small = uuid.uuid4(), uuid.uuid4()
+    with conn.transaction():
+        add_followers(conn, big, BIG_FOLLOWERS)
+        add_followers(conn, small, 10)
+    conn.execute("ANALYZE timeline.follows")
+    big_follower, small_follower = (
+        conn.execute("SELECT follower_id FROM timeline.follows WHERE tenant_id = %s AND followee_id = %s LIMIT 1",
+                     (TENANT, author)).fetchone()[0] for author in (big, small))
+    pulled = statistics.median(publish_to_home_seconds(stub, big, big_follower) for _ in range(repeats))
+    pushed = statistics.median(publish_to_home_seconds(stub, small, small_follower) for _ in range(repeats))
+    record(f"timeline_fanout_hybrid_{BIG_FOLLOWERS}_followers",
+           {"followers": BIG_FOLLOWERS, "pull_threshold": PULL_THRESHOLD, "repeats": repeats},
+           "seconds_publish_to_follower_home", pulled, "s", "same_for_10_follower_author", pushed)
+
+
+def jobs_idle(conn) -> bool:
+    return not conn.execute("SELECT EXISTS (SELECT 1 FROM timeline.outbox WHERE acked_at IS NULL)").fetchone()[0]
+
+
+def bench_entries_per_viewer(stub, conn, posts: int) -> None:
+    """A viewer following 20 authors who publish `posts` posts between them, through the real
+    publish, fan-out and trim jobs; the authors have no other followers."""
+    viewer, authors = uuid.uuid4(), [uuid.uuid4() for _ in range(20)]
+    with conn.transaction():
+        conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                     "SELECT %s, %s, unnest(%s::uuid[])", (TENANT, viewer, authors))
+
+    def publish(i: int) -> None:
+        stub.PublishPost(pb.PublishPostRequest(body=f"window {i}", visibility=pb.VISIBILITY_PUBLIC),
+                         metadata=metadata(authors[i % len(authors)]), timeout=30)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(publish, range(posts)))
+    wait_for(lambda: jobs_idle(conn), "timeline jobs drained", None, timeout=1800)
+    kept = conn.execute("SELECT count(*) FROM timeline.timeline_entries WHERE tenant_id = %s AND viewer_id = %s",
+                        (TENANT, viewer)).fetchone()[0]
+    record("timeline_entries_per_viewer", {"followed_posts": posts, "window_entries": WINDOW},
+           "rows_kept", kept, "rows", "window_entries", WINDOW)
+
+
 def start_worker(platform: Platform, processes: int) -> None:
     env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
     platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
@@ -226,6 +347,9 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="comma-separated worker process counts")
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     parser.add_argument("--repeats", type=int, default=5, help="posts fanned out per follower count and worker count")
+    parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
+    parser.add_argument("--only", default="home,metrics,mixed,fanout,hybrid,window",
+                        help="comma-separated figures to measure (home, metrics, mixed, fanout, hybrid, window)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -236,10 +360,11 @@ def main() -> None:
                                             "REDIS_NAMESPACE": f"bench-{uuid.uuid4().hex[:8]}",
                                             "PYTHONUNBUFFERED": "1", "TIMELINE_LOG_LEVEL": "WARNING",
                                             "GATEWAY_LOG_LEVEL": "WARNING"})
-    gateway_env = {"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])}}
+    env = {"gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])},
+           "timeline": {"TIMELINE_PULL_THRESHOLD": str(PULL_THRESHOLD), "TIMELINE_WINDOW_ENTRIES": str(WINDOW)}}
     # Metrics on, as deployed; a second server and gateway without them for the overhead figure.
-    platform = Platform(group, ports=Ports.free(metrics=True), extra_env=gateway_env)
-    unmetered = Platform(group, ports=Ports.free(), extra_env=gateway_env)
+    platform = Platform(group, ports=Ports.free(metrics=True), extra_env=env)
+    unmetered = Platform(group, ports=Ports.free(), extra_env=env)
     try:
         group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))
         platform.start_service("timeline", ("server", "relay"))
@@ -252,14 +377,24 @@ def main() -> None:
             wait_for(lambda each=each: http_ok(f"{each.gateway_url}/healthz"), "gateway", group)
         channel = grpc.insecure_channel(address)
         stub, admin = timeline_pb2_grpc.TimelineServiceStub(channel), timeline_pb2_grpc.TimelineAdminStub(channel)
+        only = set(args.only.split(","))
         with psycopg.connect(infra.libpq_url(database_url), autocommit=True) as conn:
-            bench_home(platform, stub, admin, conn, args.runs)
-            bench_metrics_overhead(platform, unmetered, conn, args.runs)
-            for workers in (int(w) for w in args.workers.split(",")):
+            if "home" in only:
+                bench_home(platform, stub, admin, conn, args.runs)
+            if "metrics" in only:
+                bench_metrics_overhead(platform, unmetered, conn, args.runs)
+            if "mixed" in only:
+                bench_home_mixed(platform, conn, args.runs)
+            for number, workers in enumerate(int(w) for w in args.workers.split(",")):
                 start_worker(platform, workers)
                 time.sleep(2)  # let the worker processes boot before the clock starts
-                for followers in (int(f) for f in args.followers.split(",")):
-                    bench_fanout(platform, stub, conn, followers, workers, args.repeats)
+                if "fanout" in only:
+                    for followers in (int(f) for f in args.followers.split(",")):
+                        bench_fanout(platform, stub, conn, followers, workers, args.repeats)
+                if number == 0 and "hybrid" in only:
+                    bench_hybrid_fanout(stub, conn, args.repeats)
+                if number == 0 and "window" in only:
+                    bench_entries_per_viewer(stub, conn, args.window_posts)
                 stop_worker(platform, workers)
     finally:
         group.stop()

@@ -14,7 +14,7 @@ from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from timeline import jobs
 from timeline.domain import Moderation, Visibility
 
-from .conftest import TEST_CHUNK_SIZE, Timeline, users
+from .conftest import TEST_CHUNK_SIZE, users
 
 
 def follow_all(timeline, followers, author):

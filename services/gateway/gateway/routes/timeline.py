@@ -189,8 +189,7 @@ async def home(request: Request) -> JSONResponse:
     stub, _, deadline = _stubs(request)
     response = await stub.GetHomeTimeline(message, timeout=deadline,
                                           metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
-    return timeline_data([views.item(item) for item in response.items], next_cursor=response.next_cursor or None,
-                         paged=True)
+    return timeline_data(views.items(response.items), next_cursor=response.next_cursor or None, paged=True)
 
 
 @router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",
