@@ -17,7 +17,7 @@ const RUN_KEYS = ["completedAt", "createdAt", "duplicateCount", "eligibleCount",
 const POST_KEYS = ["author", "createdAt", "id", "matchReason", "postedAt", "runId", "score", "status", "text",
   "themeKey", "url"];
 const JOB_KEYS = ["cancelRequested", "completedAt", "createdAt", "duplicateCount", "eligibleCount",
-  "errorSummary", "id", "irrelevantCount", "progress", "refId", "searchedCount", "startedAt", "status",
+  "errorSummary", "id", "irrelevantCount", "progress", "progressStage", "progressStageNumber", "refId", "searchedCount", "startedAt", "status",
   "targetCount", "templateType", "updatedAt"];
 const keys = (object) => Object.keys(object).sort();
 const iso = (date) => (date instanceof Date ? date.toISOString() : date);
@@ -172,10 +172,11 @@ export async function runScoutContract(repository, id) {
   });
   await check("jobs: getJob returns the run's job with its progress, in the domain shape", async () => {
     const job = await repository.getJob(id(JOB(1)));
-    return expect([keys(job), job.id, job.templateType, job.refId, job.status, job.progress, job.eligibleCount,
+    return expect([keys(job), job.id, job.templateType, job.refId, job.status, job.progressStage,
+      job.progressStageNumber, job.eligibleCount,
       job.targetCount, job.searchedCount, job.duplicateCount, job.irrelevantCount, job.cancelRequested,
       job.errorSummary, iso(job.createdAt), iso(job.startedAt), job.completedAt, job.updatedAt instanceof Date],
-    [JOB_KEYS, id(JOB(1)), "scout_scan", id(RUN(1)), "running", "stage 1 search (0/1 eligible)", 0, 1, 20, 0, 13,
+    [JOB_KEYS, id(JOB(1)), "scout_scan", id(RUN(1)), "running", "searching", 1, 0, 1, 20, 0, 13,
       false, "", "2026-07-20T11:00:00.000Z", "2026-07-20T11:00:02.000Z", null, true], "job of run 1");
   });
   await check("jobs: an unknown job is 404; cancelling a finished job is 409", async () => {

@@ -85,13 +85,16 @@ class ScoutSeed:
         updated = (datetime.now(UTC) if run["status"] in ("queued", "running")
                    else next(t for t in (times["completed_at"], times["started_at"], times["created_at"]) if t))
         connection.execute(text(
-            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_searched,"
-            " progress_duplicates, progress_irrelevant, progress_eligible, progress_target, created_at, started_at,"
-            " completed_at, updated_at) VALUES (:id, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status,"
-            " :progress, :searched, :duplicate, :irrelevant, :eligible, :target, :created_at, :started_at,"
-            " :completed_at, :updated_at)"),
+            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_stage,"
+            " progress_stage_number, progress_searched, progress_duplicates, progress_irrelevant, progress_eligible,"
+            " progress_target, created_at, started_at, completed_at, updated_at) VALUES (:id, :owner, 'scout_scan',"
+            " :run, CAST(:payload AS jsonb), :status, :progress, :stage, :stage_number, :searched, :duplicate,"
+            " :irrelevant, :eligible, :target, :created_at, :started_at, :completed_at, :updated_at)"),
             {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
-             "progress": run.get("job_progress", ""), "searched": run["searched_count"],
+             "progress": run.get("job_progress", ""),
+             "stage": run.get("job_progress_stage", "queued" if run["status"] in ("queued", "running")
+                              else "finished"),
+             "stage_number": run.get("job_progress_stage_number", 0), "searched": run["searched_count"],
              "duplicate": run["duplicate_count"], "irrelevant": run["irrelevant_count"],
              "eligible": run["eligible_count"],
              "target": run["target_count"], "updated_at": updated,

@@ -155,6 +155,15 @@ def test_polling_the_selected_running_run_updates_its_row_and_detail(page, membe
     expect(detail_count(page, "已檢視候選")).to_have_text("25")
     expect(page.locator("[data-testid=run-progress]")).to_contain_text("合格 1／目標 1")
     expect(scout.run(1)).to_have_attribute("aria-pressed", "true")
+    # The page words the job's step from its data: filtering after stage 1, then stage 2.
+    expect(page.locator("[data-testid=run-progress]")).to_contain_text("第 1 階段搜尋")
+    job = scout_seed.id("00000000-0000-4000-8000-000000000301")
+    scout_seed.execute("UPDATE scout.jobs SET progress_stage = 'filtering', progress = 'stage 1 search' WHERE id = :id",
+                       id=job)
+    expect(page.locator("[data-testid=run-progress]")).to_contain_text("執行中：篩選／去重")
+    scout_seed.execute("UPDATE scout.jobs SET progress_stage = 'searching', progress_stage_number = 2 WHERE id = :id",
+                       id=job)
+    expect(page.locator("[data-testid=run-progress]")).to_contain_text("執行中：第 2 階段搜尋")
 
 
 def test_the_mock_repository_page_shows_the_jobs_progress(page, platform):

@@ -54,7 +54,7 @@ def test_filtered_shortfall_keeps_searching_and_never_pads_with_off_topic(member
     threads_api.add(term, first + second)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=20)
     assert created["run"]["status"] == "queued" and created["job"]["ref_id"] == created["run"]["id"]
-    assert created["job"]["template_type"] == "scout_scan"
+    assert created["job"]["template_type"] == "scout_scan" and created["job"]["progress_stage"] == "queued"
     # When the run finishes
     run = member.wait_terminal(created["run"]["id"])
     # Then the pipeline went past the first 20 raw candidates, and reports the honest shortfall
@@ -69,6 +69,7 @@ def test_filtered_shortfall_keeps_searching_and_never_pads_with_off_topic(member
     assert scores == sorted(scores, reverse=True)
     job = member.ok("GET", f"/api/v1/jobs/{run['job_id']}")
     assert job["status"] == "succeeded" and job["completed_at"] > 0
+    assert (job["progress_stage"], job["progress_stage_number"]) == ("finished", 0)
 
 
 def test_url_variants_collapse_and_a_later_run_never_takes_over_old_results(member: Member, threads_api: ThreadsApi) -> None:
@@ -124,7 +125,9 @@ def test_cancelling_a_running_job_stops_it_between_stages_without_results(member
     threads_api.delay[term] = 1.5
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=20)
     job_id = created["job"]["id"]
-    wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "running", "job running", timeout=30)
+    # The first stage's request is held by the source: the job says so as data (stage and number)
+    wait_for(lambda: (lambda job: (job["status"], job["progress_stage"], job["progress_stage_number"]))(
+        member.ok("GET", f"/api/v1/jobs/{job_id}")) == ("running", "searching", 1), "job searching stage 1", timeout=30)
     # Deleting a running run is refused
     assert member.call("DELETE", f"/api/v1/scout/runs/{created['run']['id']}").status_code == 409
     cancelled = member.ok("POST", f"/api/v1/jobs/{job_id}/cancel")

@@ -61,6 +61,8 @@ def job(message: pb.Job) -> dict[str, Any]:
         "ref_id": message.ref_id,
         "status": message.status,
         "progress": message.progress,
+        "progress_stage": message.progress_stage,
+        "progress_stage_number": message.progress_stage_number,
         "eligible_count": message.eligible_count,
         "target_count": message.target_count,
         "searched_count": message.searched_count,

@@ -53,6 +53,10 @@ class Job(Base):
     payload: Mapped[dict] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(16))
     progress: Mapped[str] = mapped_column(Text, server_default="")
+    # The step as data: queued | preparing | searching | filtering | publishing | finished, and the
+    # search stage (1..3) while searching or filtering it, else 0.
+    progress_stage: Mapped[str] = mapped_column(String(16), server_default="queued")
+    progress_stage_number: Mapped[int] = mapped_column(Integer, server_default="0")
     # Current counts of a running scan (final once the job is terminal).
     progress_searched: Mapped[int] = mapped_column(Integer, server_default="0")
     progress_duplicates: Mapped[int] = mapped_column(Integer, server_default="0")

@@ -72,7 +72,8 @@ def pagination(listing: Listing) -> pb.Pagination:
 def job_message(row: Row) -> pb.Job:
     return pb.Job(
         id=str(row.id), template_type=row.template_type, ref_id=str(row.ref_id), status=row.status,
-        progress=row.progress, eligible_count=row.progress_eligible, target_count=row.progress_target,
+        progress=row.progress, progress_stage=row.progress_stage, progress_stage_number=row.progress_stage_number,
+        eligible_count=row.progress_eligible, target_count=row.progress_target,
         searched_count=row.progress_searched, duplicate_count=row.progress_duplicates,
         irrelevant_count=row.progress_irrelevant,
         error_summary=row.error_summary, cancel_requested=row.cancel_requested, created_at=to_ns(row.created_at),

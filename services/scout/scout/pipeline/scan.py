@@ -41,6 +41,13 @@ EXHAUSTION_SHARE = 0.25
 
 NOT_A_POST = "not_a_threads_post"
 
+# The steps a scan reports (5.3), as data for whoever shows them: preparing the sources, searching
+# stage N, filtering and deduplicating after stage N, publishing the results.
+PREPARING = "preparing"
+SEARCHING = "searching"
+FILTERING = "filtering"
+PUBLISHING = "publishing"
+
 
 class BriefLike(Protocol):
     intent: str
@@ -65,6 +72,13 @@ class AcceptedPost:
     posted_at: datetime | None
     score: float
     match_reason: str
+
+
+@dataclass(frozen=True)
+class ScanProgress:
+    stage: str  # PREPARING, SEARCHING, FILTERING or PUBLISHING
+    stage_number: int  # the search stage (1..3) while searching or filtering, else 0
+    summary: str  # the same step in English words, for logs and operators
 
 
 @dataclass
@@ -120,12 +134,13 @@ def intent_queries(intent: str, signature: TopicSignature, terms: Sequence[str])
 @dataclass
 class _Stage:
     name: str
+    number: int  # the stage the person sees: the intent queries belong to stage 2
     requests: list[tuple[SearchSource, str, bool]]  # source, query, continue after stage-1 cursor
 
 
 class _Run:
     def __init__(self, brief: BriefLike, sources: Sequence[SearchSource], history: set[str], target: int,
-                 on_progress: Callable[[str, ScanCounts], None], should_cancel: Callable[[], bool],
+                 on_progress: Callable[[ScanProgress, ScanCounts], None], should_cancel: Callable[[], bool],
                  now: datetime) -> None:
         self.brief = brief
         self.sources = list(sources)
@@ -145,11 +160,11 @@ class _Run:
         self.answered: set[str] = set()
         self.limit_hit = False
 
-    def report(self, step: str, *, with_eligible: bool = True) -> None:
+    def report(self, stage: str, number: int, step: str, *, with_eligible: bool = True) -> None:
         """A progress step with the counts so far; eligible never above the target it is shown against."""
         eligible = min(len(self.accepted), self.target)
         summary = f"{step}: {eligible}/{self.target} eligible" if with_eligible else step
-        self.on_progress(summary, replace(self.counts, eligible=eligible))
+        self.on_progress(ScanProgress(stage, number, summary), replace(self.counts, eligible=eligible))
 
     def done(self) -> bool:
         return len(self.accepted) >= self.target or self.limit_hit
@@ -218,24 +233,24 @@ class _Run:
         terms = list(self.brief.terms)
         primary = self.sources[0]
         stages = [
-            _Stage("stage 1", [(primary, t, False) for t in terms]),
-            _Stage("stage 2", [(primary, t, True) for t in terms]),
+            _Stage("stage 1", 1, [(primary, t, False) for t in terms]),
+            _Stage("stage 2", 2, [(primary, t, True) for t in terms]),
         ]
         if self.brief.mode == ACTIVITY_MODE and len(terms) == 1:
             extra = intent_queries(self.brief.intent, self.signature, terms)
             if extra:
-                stages.append(_Stage("stage 2 intent queries", [(primary, q, False) for q in extra]))
+                stages.append(_Stage("stage 2 intent queries", 2, [(primary, q, False) for q in extra]))
         if len(self.sources) > 1:
-            stages.append(_Stage("stage 3", [(self.sources[1], t, False) for t in terms]))
+            stages.append(_Stage("stage 3", 3, [(self.sources[1], t, False) for t in terms]))
         return stages
 
     def run(self) -> ScanOutcome:
         stage_ms: dict[str, float] = {}
-        for number, stage in enumerate(self.stages(), start=1):
+        for stage in self.stages():
             if self.done():
                 break
             started = time.perf_counter()
-            self.report(f"{stage.name} search")
+            self.report(SEARCHING, stage.number, f"{stage.name} search")
             for source, query, follow in stage.requests:
                 if self.should_cancel():
                     raise ScanCancelled()
@@ -243,7 +258,7 @@ class _Run:
                 if self.done():
                     break
             stage_ms[stage.name] = round((time.perf_counter() - started) * 1000, 3)
-            self.report(f"filter and dedup after {stage.name}")
+            self.report(FILTERING, stage.number, f"filter and dedup after {stage.name}")
         if self.should_cancel():
             raise ScanCancelled()
         if not self.answered:
@@ -286,7 +301,7 @@ def run_scan(
     *,
     history: set[str],
     target: int,
-    on_progress: Callable[[str, ScanCounts], None],
+    on_progress: Callable[[ScanProgress, ScanCounts], None],
     should_cancel: Callable[[], bool],
     now: datetime | None = None,
 ) -> ScanOutcome:
@@ -294,11 +309,11 @@ def run_scan(
 
     `sources` are ordered: the first is primary, the second (if any) the stage-3 source.
     `history` holds the canonical ids the owner has already been shown in retained runs.
-    `on_progress(summary, counts)` is called at each step with the counts so far.
+    `on_progress(progress, counts)` is called at each step with the counts so far.
     Raises ScanCancelled, AllSourcesUnavailable, or NoTopicEvidence for a brief with no topic.
     """
     if not sources:
         raise AllSourcesUnavailable("no search source is configured")
     run = _Run(brief, sources, history, target, on_progress, should_cancel, now or datetime.now(UTC))
-    run.report("preparing sources", with_eligible=False)
+    run.report(PREPARING, 0, "preparing sources", with_eligible=False)
     return run.run()

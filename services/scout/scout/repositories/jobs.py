@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from scout.models import ACTIVE_STATUSES, Job
 
-_COLUMNS = """id, owner_id, template_type, ref_id, payload, status, progress, progress_searched, progress_duplicates,
-              progress_irrelevant, progress_eligible, progress_target, cancel_requested, worker_id, error_summary,
-              created_at, started_at, completed_at, updated_at"""
+_COLUMNS = """id, owner_id, template_type, ref_id, payload, status, progress, progress_stage, progress_stage_number,
+              progress_searched, progress_duplicates, progress_irrelevant, progress_eligible, progress_target,
+              cancel_requested, worker_id, error_summary, created_at, started_at, completed_at, updated_at"""
 
 
 class JobRepository:
@@ -36,7 +36,8 @@ class JobRepository:
             text(f"""UPDATE scout.jobs SET cancel_requested = true, updated_at = :now,
                          status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END,
                          completed_at = CASE WHEN status = 'queued' THEN :now ELSE completed_at END,
-                         progress = CASE WHEN status = 'queued' THEN 'cancelled' ELSE progress END
+                         progress = CASE WHEN status = 'queued' THEN 'cancelled' ELSE progress END,
+                         progress_stage = CASE WHEN status = 'queued' THEN 'finished' ELSE progress_stage END
                      WHERE id = :id AND owner_id = :owner AND status = ANY(:active)
                      RETURNING {_COLUMNS}"""),
             {"id": job_id, "owner": owner, "now": now, "active": list(ACTIVE_STATUSES)},
@@ -50,23 +51,26 @@ class JobRepository:
         of the earlier attempt was published."""
         return self.session.execute(
             text(f"""UPDATE scout.jobs SET status = 'running', worker_id = :worker, updated_at = :now,
-                         started_at = coalesce(started_at, :now), progress = 'preparing sources'
+                         started_at = coalesce(started_at, :now), progress = 'preparing sources',
+                         progress_stage = 'preparing', progress_stage_number = 0
                      WHERE id = :id AND owner_id = :owner AND status = ANY(:active)
                      RETURNING {_COLUMNS}"""),
             {"id": job_id, "owner": owner, "worker": worker_id, "now": now, "active": list(ACTIVE_STATUSES)},
         ).one_or_none()
 
-    def progress(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, summary: str, counts: dict[str, int],
-                 target: int, now: datetime) -> bool:
-        """The summary and current counts; False when the job is no longer this worker's running job."""
+    def progress(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, *, stage: str, stage_number: int,
+                 summary: str, counts: dict[str, int], target: int, now: datetime) -> bool:
+        """The step (stage, search stage number, summary) and current counts; False when the job is
+        no longer this worker's running job."""
         return self.session.execute(
-            text("""UPDATE scout.jobs SET progress = :summary, progress_target = :target, updated_at = :now,
+            text("""UPDATE scout.jobs SET progress = :summary, progress_stage = :stage,
+                        progress_stage_number = :stage_number, progress_target = :target, updated_at = :now,
                         progress_searched = :searched, progress_duplicates = :duplicates,
                         progress_irrelevant = :irrelevant, progress_eligible = :eligible
                     WHERE id = :id AND owner_id = :owner AND status = 'running' AND worker_id = :worker
                     RETURNING id"""),
-            {"id": job_id, "owner": owner, "worker": worker_id, "summary": summary[:500], "target": target,
-             "now": now, **counts},
+            {"id": job_id, "owner": owner, "worker": worker_id, "summary": summary[:500], "stage": stage,
+             "stage_number": stage_number, "target": target, "now": now, **counts},
         ).first() is not None
 
     def cancel_requested(self, owner: uuid.UUID, job_id: uuid.UUID) -> bool:
@@ -80,7 +84,8 @@ class JobRepository:
         """running → a terminal status, only by the worker that holds the job."""
         guard = " AND NOT cancel_requested" if unless_cancel_requested else ""
         return self.session.execute(
-            text(f"""UPDATE scout.jobs SET status = :status, progress = :progress, progress_searched = :searched,
+            text(f"""UPDATE scout.jobs SET status = :status, progress = :progress, progress_stage = 'finished',
+                         progress_searched = :searched,
                          progress_duplicates = :duplicates, progress_irrelevant = :irrelevant,
                          progress_eligible = :eligible, completed_at = :now, updated_at = :now
                      WHERE id = :id AND owner_id = :owner AND status = 'running' AND worker_id = :worker{guard}
@@ -93,6 +98,7 @@ class JobRepository:
         """queued/running → failed; a cancelled or finished job is left as it is."""
         return self.session.execute(
             text("""UPDATE scout.jobs SET status = 'failed', error_summary = :summary, progress = 'failed',
+                        progress_stage = 'finished',
                         completed_at = :now, updated_at = :now
                     WHERE id = :id AND owner_id = :owner AND status = ANY(:active) RETURNING ref_id"""),
             {"id": job_id, "owner": owner, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},

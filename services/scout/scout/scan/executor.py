@@ -25,7 +25,9 @@ import redis
 from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
-from scout.pipeline.scan import AllSourcesUnavailable, ScanCancelled, ScanCounts, run_scan
+from scout.pipeline.scan import (
+    PUBLISHING, AllSourcesUnavailable, ScanCancelled, ScanCounts, ScanProgress, run_scan,
+)
 from scout import metrics
 from scout.brief import Brief
 from scout.clock import judging_now, known_posted_at, now_utc
@@ -136,8 +138,8 @@ class ScanExecution:
             if self.cancel_seen or self._should_cancel():
                 self._cancel(diagnostics)
                 return
-            self._progress(f"publishing results: {diagnostics.eligible}/{self.brief.target_count} eligible",
-                           outcome.counts)
+            self._progress(ScanProgress(PUBLISHING, 0, f"publishing results: {diagnostics.eligible}/"
+                                                       f"{self.brief.target_count} eligible"), outcome.counts)
         except _JobLost:
             return
         log.info("scan judged", extra={"job_id": str(self.job_id), "rejections": dict(outcome.rejections)})
@@ -149,13 +151,14 @@ class ScanExecution:
         except LockError:
             raise LockLost(str(self.job_id)) from None
 
-    def _progress(self, summary: str, counts: ScanCounts) -> None:
-        """The job's summary and counts, and the run's current counts, in one transaction."""
+    def _progress(self, step: ScanProgress, counts: ScanCounts) -> None:
+        """The job's step and counts, and the run's current counts, in one transaction."""
         self._renew_lock()
         values = progress_counts(counts)
         with self.database.transaction() as session:
-            if not JobRepository(session).progress(self.owner, self.job_id, self.worker, summary, values,
-                                                   self.brief.target_count, now_utc()):
+            if not JobRepository(session).progress(
+                    self.owner, self.job_id, self.worker, stage=step.stage, stage_number=step.stage_number,
+                    summary=step.summary, counts=values, target=self.brief.target_count, now=now_utc()):
                 raise _JobLost(str(self.job_id))
             RunRepository(session).progress(self.owner, self.run_id, values)
 

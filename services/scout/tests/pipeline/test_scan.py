@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scout.pipeline.scan import (
-    DUPLICATE_EXHAUSTED, LIMIT_REACHED, MAX_RAW_PER_RUN, RELEVANCE_EXHAUSTED, SOURCE_EXHAUSTED, SOURCE_UNAVAILABLE,
+    DUPLICATE_EXHAUSTED, FILTERING, LIMIT_REACHED, MAX_RAW_PER_RUN, PREPARING, RELEVANCE_EXHAUSTED, SEARCHING,
+    SOURCE_EXHAUSTED, SOURCE_UNAVAILABLE,
     AllSourcesUnavailable, ScanCancelled, result_order_key, run_scan)
 from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
 
@@ -192,16 +193,26 @@ def test_equal_scores_put_known_times_first_newest_first():
     assert [r[2] for r in ordered] == ["z", "a", "b", "c"]
 
 
-def test_progress_names_the_stages_and_carries_the_counts_so_far():
+def test_progress_names_the_stages_as_data_and_carries_the_counts_so_far():
     steps = []
     page = [on_topic("P0000001"), on_topic("P0000001", host="threads.net"), off_topic("P0000002"),
             on_topic("P0000003")]
     primary = ScriptedSource("primary", {"颱風假": [page]})
-    scan(Brief("颱風假", ("颱風假",)), [primary], target=1, progress=lambda summary, counts: steps.append((summary, counts)))
-    messages = [m for m, _c in steps]
-    assert messages[0] == "preparing sources" and steps[0][1].raw == 0
-    assert any(m.startswith("stage 1 search") for m in messages)
-    summary, counts = next(s for s in steps if s[0].startswith("filter and dedup"))
-    assert "1/1" in summary
+    scan(Brief("颱風假", ("颱風假",)), [primary], target=1, progress=lambda step, counts: steps.append((step, counts)))
+    stages = [(step.stage, step.stage_number) for step, _c in steps]
+    assert stages == [(PREPARING, 0), (SEARCHING, 1), (FILTERING, 1)]
+    assert steps[0][1].raw == 0
+    step, counts = steps[-1]
+    assert step.summary == "filter and dedup after stage 1: 1/1 eligible"
     # the whole page was judged; eligible is shown against the target, never above it
     assert (counts.raw, counts.duplicates, counts.rejected, counts.eligible) == (4, 1, 1, 1)
+
+
+def test_the_intent_queries_and_the_secondary_source_report_their_stage_numbers():
+    steps = []
+    primary = ScriptedSource("primary", {})
+    secondary = ScriptedSource("secondary", {})
+    brief = Brief("外包後端工程師", ("外包後端工程師",), mode="activity")
+    scan(brief, [primary, secondary], target=5, progress=lambda step, counts: steps.append(step))
+    searched = [step.stage_number for step in steps if step.stage == SEARCHING]
+    assert searched[0] == 1 and searched[-1] == 3 and set(searched) <= {1, 2, 3} and 2 in searched

@@ -145,12 +145,14 @@ class Homework(_message.Message):
     def __init__(self, theme_key: _Optional[str] = ..., brief: _Optional[_Union[Brief, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
 
 class Job(_message.Message):
-    __slots__ = ("id", "template_type", "ref_id", "status", "progress", "eligible_count", "target_count", "searched_count", "duplicate_count", "irrelevant_count", "error_summary", "cancel_requested", "created_at", "started_at", "completed_at", "updated_at")
+    __slots__ = ("id", "template_type", "ref_id", "status", "progress", "progress_stage", "progress_stage_number", "eligible_count", "target_count", "searched_count", "duplicate_count", "irrelevant_count", "error_summary", "cancel_requested", "created_at", "started_at", "completed_at", "updated_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     TEMPLATE_TYPE_FIELD_NUMBER: _ClassVar[int]
     REF_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_STAGE_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_STAGE_NUMBER_FIELD_NUMBER: _ClassVar[int]
     ELIGIBLE_COUNT_FIELD_NUMBER: _ClassVar[int]
     TARGET_COUNT_FIELD_NUMBER: _ClassVar[int]
     SEARCHED_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -167,6 +169,8 @@ class Job(_message.Message):
     ref_id: str
     status: str
     progress: str
+    progress_stage: str
+    progress_stage_number: int
     eligible_count: int
     target_count: int
     searched_count: int
@@ -178,7 +182,7 @@ class Job(_message.Message):
     started_at: int
     completed_at: int
     updated_at: int
-    def __init__(self, id: _Optional[str] = ..., template_type: _Optional[str] = ..., ref_id: _Optional[str] = ..., status: _Optional[str] = ..., progress: _Optional[str] = ..., eligible_count: _Optional[int] = ..., target_count: _Optional[int] = ..., searched_count: _Optional[int] = ..., duplicate_count: _Optional[int] = ..., irrelevant_count: _Optional[int] = ..., error_summary: _Optional[str] = ..., cancel_requested: _Optional[bool] = ..., created_at: _Optional[int] = ..., started_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., template_type: _Optional[str] = ..., ref_id: _Optional[str] = ..., status: _Optional[str] = ..., progress: _Optional[str] = ..., progress_stage: _Optional[str] = ..., progress_stage_number: _Optional[int] = ..., eligible_count: _Optional[int] = ..., target_count: _Optional[int] = ..., searched_count: _Optional[int] = ..., duplicate_count: _Optional[int] = ..., irrelevant_count: _Optional[int] = ..., error_summary: _Optional[str] = ..., cancel_requested: _Optional[bool] = ..., created_at: _Optional[int] = ..., started_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
 
 class ScanRequest(_message.Message):
     __slots__ = ("brief",)

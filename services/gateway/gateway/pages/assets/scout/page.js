@@ -547,14 +547,14 @@ class Workbench {
   }
 }
 
-// The job's progress summary is unlocalized: show its stage in words, never the raw text.
+// The job's step, worded from its data (stage and search stage number).
 function jobProgressText(job) {
-  const summary = String(job.progress || "").toLowerCase();
-  const stage = summary.match(/stage\s*(\d+)/);
-  if (stage) return `第 ${stage[1]} 階段搜尋`;
-  if (/publish/.test(summary)) return "發佈結果";
-  if (/filter|dedup/.test(summary)) return "篩選／去重";
-  return "準備來源";
+  switch (job.progressStage) {
+    case "searching": return `第 ${job.progressStageNumber} 階段搜尋`;
+    case "filtering": return "篩選／去重";
+    case "publishing": return "發佈結果";
+    default: return "準備來源";
+  }
 }
 
 function pair(term, value) {
@@ -605,7 +605,6 @@ async function main() {
   }
   $("scout").hidden = false;
   const workbench = new Workbench(repository);
-  window.scoutWorkbench = workbench;
   await workbench.start();
 }
 

@@ -52,71 +52,69 @@ export function nanosToDate(value, { futureIsUnknown = false } = {}) {
   return new Date(millis);
 }
 
-function field(wire, ...names) {
-  for (const name of names) if (wire[name] !== undefined) return wire[name];
-  return undefined;
-}
-
 export function toRun(wire) {
   return {
     id: wire.id,
-    jobId: field(wire, "job_id") || null,
-    themeKey: field(wire, "theme_key") || "",
-    themeLabel: field(wire, "theme_label") || field(wire, "theme_key") || "",
+    jobId: wire.job_id || null,
+    themeKey: wire.theme_key || "",
+    themeLabel: wire.theme_label || wire.theme_key || "",
     intent: wire.intent || "",
     mode: wire.mode || "",
     legacy: Boolean(wire.legacy),
-    targetCount: Number(field(wire, "target_count") || 0),
+    targetCount: Number(wire.target_count || 0),
     status: wire.status,
-    searchedCount: Number(field(wire, "searched_count") || 0),
-    duplicateCount: Number(field(wire, "duplicate_count") || 0),
-    irrelevantCount: Number(field(wire, "irrelevant_count") || 0),
-    eligibleCount: Number(field(wire, "eligible_count") || 0),
-    pendingCount: Number(field(wire, "pending_count") || 0),
-    shortfallCount: Number(field(wire, "shortfall_count") || 0),
-    shortfallReasons: [...(field(wire, "shortfall_reasons") || [])],
-    errorSummary: field(wire, "error_summary") || "",
-    createdAt: nanosToDate(field(wire, "created_at")),
-    startedAt: nanosToDate(field(wire, "started_at")),
-    completedAt: nanosToDate(field(wire, "completed_at")),
+    searchedCount: Number(wire.searched_count || 0),
+    duplicateCount: Number(wire.duplicate_count || 0),
+    irrelevantCount: Number(wire.irrelevant_count || 0),
+    eligibleCount: Number(wire.eligible_count || 0),
+    pendingCount: Number(wire.pending_count || 0),
+    shortfallCount: Number(wire.shortfall_count || 0),
+    shortfallReasons: [...(wire.shortfall_reasons || [])],
+    errorSummary: wire.error_summary || "",
+    createdAt: nanosToDate(wire.created_at),
+    startedAt: nanosToDate(wire.started_at),
+    completedAt: nanosToDate(wire.completed_at),
   };
 }
 
 export function toPost(wire) {
   return {
     id: wire.id,
-    runId: field(wire, "run_id"),
-    themeKey: field(wire, "theme_key") || "",
+    runId: wire.run_id,
+    themeKey: wire.theme_key || "",
     text: wire.text || "",
-    author: wire.author || field(wire, "username") || "",
-    url: wire.url || field(wire, "permalink") || "",
-    matchReason: field(wire, "match_reason") || "",
+    author: wire.author || "",
+    url: wire.url || "",
+    matchReason: wire.match_reason || "",
     score: Number(wire.score || 0),
-    status: field(wire, "outreach_status", "status") || "new",
-    postedAt: nanosToDate(field(wire, "posted_at"), { futureIsUnknown: true }),
-    createdAt: nanosToDate(field(wire, "created_at")),
+    status: wire.outreach_status || "new",
+    postedAt: nanosToDate(wire.posted_at, { futureIsUnknown: true }),
+    createdAt: nanosToDate(wire.created_at),
   };
 }
 
 export function toJob(wire) {
   return {
     id: wire.id,
-    templateType: field(wire, "template_type") || "",
-    refId: field(wire, "ref_id") || "",
+    templateType: wire.template_type || "",
+    refId: wire.ref_id || "",
     status: wire.status,
     progress: wire.progress || "",
-    eligibleCount: Number(field(wire, "eligible_count") || 0),
-    targetCount: Number(field(wire, "target_count") || 0),
+    // The step as data: queued | preparing | searching | filtering | publishing | finished.
+    progressStage: wire.progress_stage || "queued",
+    progressStageNumber: Number(wire.progress_stage_number || 0),
+    eligibleCount: Number(wire.eligible_count || 0),
+    targetCount: Number(wire.target_count || 0),
     // Counts so far while queued or running, final once terminal.
-    searchedCount: Number(field(wire, "searched_count") || 0),
-    duplicateCount: Number(field(wire, "duplicate_count") || 0),
-    irrelevantCount: Number(field(wire, "irrelevant_count") || 0),
-    errorSummary: field(wire, "error_summary") || "",
-    cancelRequested: Boolean(field(wire, "cancel_requested")),
-    createdAt: nanosToDate(field(wire, "created_at")),
-    startedAt: nanosToDate(field(wire, "started_at")),
-    completedAt: nanosToDate(field(wire, "completed_at")),
-    updatedAt: nanosToDate(field(wire, "updated_at")),
+    searchedCount: Number(wire.searched_count || 0),
+    duplicateCount: Number(wire.duplicate_count || 0),
+    irrelevantCount: Number(wire.irrelevant_count || 0),
+    errorSummary: wire.error_summary || "",
+    cancelRequested: Boolean(wire.cancel_requested),
+    createdAt: nanosToDate(wire.created_at),
+    startedAt: nanosToDate(wire.started_at),
+    completedAt: nanosToDate(wire.completed_at),
+    updatedAt: nanosToDate(wire.updated_at),
   };
 }
 
@@ -246,7 +244,8 @@ export function fixtureJobWire(run) {
   const latest = [run.completed_at, run.started_at, run.created_at].find((value) => value && value !== "0");
   return {
     id: run.job_id, template_type: "scout_scan", ref_id: run.id, status: run.status,
-    progress: run.job_progress || "", eligible_count: run.eligible_count, target_count: run.target_count,
+    progress: run.job_progress || "", progress_stage: run.job_progress_stage || (TERMINAL_STATUSES.has(run.status)
+      ? "finished" : "queued"), progress_stage_number: run.job_progress_stage_number || 0, eligible_count: run.eligible_count, target_count: run.target_count,
     searched_count: run.searched_count, duplicate_count: run.duplicate_count, irrelevant_count: run.irrelevant_count,
     error_summary: "", cancel_requested: false, created_at: run.created_at, started_at: run.started_at,
     completed_at: run.completed_at, updated_at: latest,
@@ -355,7 +354,7 @@ export function createMockRepository(fixtures) {
       job.cancelRequested = true;
       job.updatedAt = now;
       if (job.status === "queued") {
-        Object.assign(job, { status: "cancelled", progress: "cancelled", completedAt: now });
+        Object.assign(job, { status: "cancelled", progress: "cancelled", progressStage: "finished", completedAt: now });
         const run = runs.get(job.refId);
         if (run) {
           Object.assign(run, { status: "cancelled", completedAt: now, searchedCount: 0, duplicateCount: 0,
