@@ -36,10 +36,20 @@ def browser() -> Iterator:
         chromium.close()
 
 
+# Every wait is on what the person sees; on a loaded machine the page may take a while to get there.
+ACTION_TIMEOUT_MS = 30_000
+EXPECT_TIMEOUT_MS = 20_000
+NAVIGATION_TIMEOUT_MS = 60_000
+
+
 @pytest.fixture
 def context(browser) -> Iterator:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     context = browser.new_context(locale="zh-TW", timezone_id=TIME_ZONE, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     yield context
     context.close()
 

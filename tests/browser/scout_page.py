@@ -7,6 +7,9 @@ from playwright.sync_api import Page, expect
 from tests.browser.seeding import ScoutSeed
 
 
+LEGACY_THEME = "夜市小吃"  # the fixture's results saved without a run
+
+
 def fixture_run(n: int) -> str:
     return f"00000000-0000-4000-8000-0000000001{n:02d}"
 
@@ -73,4 +76,9 @@ class ScoutPage:
         self.page.locator("#run-detail").get_by_role("button", name="確認刪除批次？").click()
 
     def delete_selected_post(self) -> None:
-        self.page.locator("#post-detail").get_by_role("button", name="刪除結果").click()
+        detail = self.page.locator("#post-detail")
+        detail.get_by_role("button", name="刪除結果").click()
+        detail.get_by_role("button", name="確認刪除結果？").click()
+
+    def legacy_run(self):
+        return self.page.locator(f'#runs button[data-run-id="{self.seed.legacy_run_id(LEGACY_THEME)}"]')

@@ -7,6 +7,7 @@ take them: the whole platform on free ports, the scout fixture seeded, a few pub
 from __future__ import annotations
 
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -54,10 +55,24 @@ def main() -> None:
                 page.locator(f'#runs button[data-run-id="{seed.id("00000000-0000-4000-8000-000000000102")}"]').click()
                 expect(page.locator("#posts-pager")).to_contain_text("共 11 筆")
                 page.locator("#posts button[data-post-id]").nth(4).click()
+                expect(page.get_by_role("heading", name="貼文明細")).to_be_focused()
                 page.screenshot(path=OUT / f"scout{suffix}.png", full_page=True)
+                if not suffix:
+                    page.get_by_label("回覆草稿").fill("謝謝分享！想請教您推薦的是哪一場？")
+                    page.get_by_role("button", name="草擬", exact=True).click()
+                    expect(page.locator("#post-message")).to_have_text("已儲存草稿。")
+                    page.locator("#post-panel").screenshot(path=OUT / "scout-draft.png")
                 page.goto(f"{platform.gateway_url}/feed")
                 expect(page.locator("li.card")).to_have_count(len(NEWS))
                 page.screenshot(path=OUT / f"feed{suffix}.png", full_page=True)
+                if not suffix:
+                    page.locator("li.card h3 a").first.click()
+                    expect(page.locator("#post-body")).not_to_be_empty()
+                    page.screenshot(path=OUT / "feed-post.png", full_page=True)
+                    reader.sign_in(page, reader.token_expiring_at(time.time() - 60))
+                    page.goto(f"{platform.gateway_url}/feed")
+                    expect(page.locator("#feed-message")).to_contain_text("登入已過期")
+                    page.screenshot(path=OUT / "feed-signed-out.png", full_page=True)
                 context.close()
             browser.close()
     finally:

@@ -7,6 +7,7 @@ given a per-member prefix so several members can hold it at once."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import uuid
@@ -38,6 +39,10 @@ class ScoutSeed:
 
     def id(self, fixture_id: str) -> str:
         return self.prefix + fixture_id[len(FIXTURE_PREFIX):]
+
+    def legacy_run_id(self, theme_key: str) -> str:
+        """The synthetic run the service shows the owner's results of one theme saved without a run."""
+        return str(uuid.UUID(hashlib.md5(f"{self.owner}:{theme_key}".encode()).hexdigest()))
 
     def write(self) -> ScoutSeed:
         fixtures = load_fixtures()
@@ -75,7 +80,7 @@ class ScoutSeed:
 
     def _write_run(self, connection, run: dict) -> None:
         run_id, job_id = self.id(run["id"]), self.id(run["job_id"])
-        brief = {"intent": run["intent"], "terms": [run["intent"]], "mode": run["mode"],
+        brief = {"intent": run["intent"], "terms": run.get("terms", [run["intent"]]), "mode": run["mode"],
                  "target_count": run["target_count"], "theme_key": run["theme_key"]}
         times = {"created_at": _time(run["created_at"]), "started_at": _time(run.get("started_at")),
                  "completed_at": _time(run.get("completed_at"))}
@@ -102,22 +107,23 @@ class ScoutSeed:
         connection.execute(text(
             "INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,"
             " status, searched_count, duplicate_count, irrelevant_count, eligible_count, shortfall_reasons,"
-            " created_at, started_at, completed_at) VALUES (:id, :owner, :job, :theme_key, :theme_label, :intent,"
-            " :mode, CAST(:terms AS jsonb), :target, :status, :searched, :duplicate, :irrelevant, :eligible, :reasons,"
-            " :created_at, :started_at, :completed_at)"),
+            " error_summary, created_at, started_at, completed_at) VALUES (:id, :owner, :job, :theme_key,"
+            " :theme_label, :intent, :mode, CAST(:terms AS jsonb), :target, :status, :searched, :duplicate,"
+            " :irrelevant, :eligible, :reasons, :error, :created_at, :started_at, :completed_at)"),
             {"id": run_id, "owner": self.owner, "job": job_id, "theme_key": run["theme_key"],
              "theme_label": run["theme_label"], "intent": run["intent"], "mode": run["mode"],
-             "terms": json.dumps([run["intent"]]), "target": run["target_count"], "status": run["status"],
+             "terms": json.dumps(run.get("terms", [run["intent"]]), ensure_ascii=False), "target": run["target_count"], "status": run["status"],
              "searched": run["searched_count"], "duplicate": run["duplicate_count"],
              "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
-             "reasons": run["shortfall_reasons"], **times})
+             "reasons": run["shortfall_reasons"], "error": run.get("error_summary", ""), **times})
 
     def _write_post(self, connection, post: dict) -> None:
         connection.execute(text(
             "INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, author, text, match_reason,"
             " score, posted_at, created_at, outreach_status) VALUES (:id, :owner, :run, :theme_key, :canonical, :url,"
             " :author, :text, :reason, :score, :posted_at, :created_at, :status)"),
-            {"id": self.id(post["id"]), "owner": self.owner, "run": self.id(post["run_id"]),
+            {"id": self.id(post["id"]), "owner": self.owner,
+             "run": self.id(post["run_id"]) if post["run_id"] else None,
              "theme_key": post["theme_key"], "canonical": f"{self.prefix}{post['url'].rsplit('/', 1)[1]}",
              "url": post["url"], "author": post["author"], "text": post["text"], "reason": post["match_reason"],
              "score": post["score"], "posted_at": _time(post.get("posted_at")),

@@ -35,7 +35,7 @@ def test_guest_reads_the_global_feed_without_subscription_controls(page, platfor
     expect(card.locator("time")).to_contain_text("發布時間：")
     expect(page.get_by_role("button", name="追蹤中", exact=True)).to_be_hidden()
     expect(card.get_by_role("button", name="追蹤", exact=False)).to_have_count(0)
-    expect(page.locator("#session")).to_contain_text("登入（開發模式）")
+    expect(page.locator("#session").get_by_role("link", name="登入")).to_be_visible()
 
 
 def test_empty_subscriptions_show_the_call_to_action(page, member):

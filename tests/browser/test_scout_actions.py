@@ -57,11 +57,13 @@ def test_draft_skip_and_publish_keep_the_order_and_move_the_pending_count(page, 
     detail = page.locator("#post-detail")
 
     # Result 1 (new) is selected: draft keeps it pending, publish takes it out.
+    detail.get_by_label("回覆草稿").fill("謝謝分享，無限城篇我也很期待！")
     detail.get_by_role("button", name="草擬", exact=True).click()
-    expect(page.locator("#run-message")).to_have_text("已草擬。")
+    expect(page.locator("#post-message")).to_have_text("已儲存草稿。")
     expect(scout.post(1)).to_contain_text("已草擬")
     expect(scout.run(2)).to_contain_text("待處理：6")
     detail.get_by_role("button", name="發佈", exact=True).click()
+    expect(page.locator("#post-message")).to_have_text("已發佈回覆。")
     expect(scout.post(1)).to_contain_text("已發佈")
     expect(scout.run(2)).to_contain_text("待處理：5")
     expect(detail_count(page, "待處理")).to_have_text("5")
@@ -85,6 +87,7 @@ def test_deleting_the_only_result_of_a_run_that_met_its_target_shows_why_it_fall
     scout.select_run(4)
     scout.delete_selected_post()
     expect(page.locator("#run-message")).to_have_text("已刪除結果。")
+    expect(page.locator("#run-message")).to_be_in_viewport()
     expect(scout.run(4).locator("xpath=../p[contains(@class, 'shortfall')]")).to_have_text(
         "不足 1 筆：已刪除部分結果，低於目標數")
     expect(page.locator("#run-detail .shortfall li")).to_have_text(["已刪除部分結果，低於目標數"])
@@ -103,9 +106,13 @@ def test_the_pending_count_of_a_run_covers_all_its_results_not_one_page(page, me
     scout.select_run(99)
     expect(scout.posts_pager).to_contain_text("第 1／4 頁（共 27 筆）")
     expect(detail_count(page, "待處理")).to_have_text("9")
+    # Three quick presses of "next" while pages load: none is lost.
+    next_page = page.get_by_role("button", name="結果下一頁")
     for _ in range(3):
-        scout.posts_next()
+        next_page.click()
     expect(scout.posts_pager).to_contain_text("第 4／4 頁（共 27 筆）")
+    expect(page.locator("#posts")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#posts button[data-post-id]")).to_have_count(3)
     expect(scout.run(99)).to_contain_text("待處理：9")
 
 

@@ -32,7 +32,7 @@ def run_contract(page, base_url: str, kind: str, prefix: str) -> list[dict]:
 
 def assert_contract(results: list[dict]) -> None:
     failed = [result for result in results if not result["ok"]]
-    assert len(results) == 19, json.dumps(results, ensure_ascii=False)
+    assert len(results) == 22, json.dumps(results, ensure_ascii=False)
     assert not failed, json.dumps(failed, ensure_ascii=False, indent=1)
 
 

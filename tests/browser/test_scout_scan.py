@@ -3,6 +3,8 @@ reaches its results, while the run being read stays selected."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -23,16 +25,18 @@ def test_a_scan_created_from_the_page_reaches_its_results(page, member, scout_se
     page.get_by_role("button", name="開始海巡").click()
 
     created = page.locator("#created-runs li")
-    expect(created).to_have_count(1)
+    expect(created).to_have_count(1, timeout=30_000)
     expect(page.locator("#scan-message")).to_contain_text("已建立海巡批次")
     run_id = created.get_attribute("data-created-run-id")
-    assert created.inner_text().count("等待中") == 1 or "執行中" in created.inner_text()
+    # The line follows its run: waiting, running, then done.
+    expect(created.locator(".status")).to_have_text(re.compile("^(等待中|執行中|已完成|完成但不足)$"))
     # The run being read is untouched.
     expect(scout.run(2)).to_have_attribute("aria-pressed", "true")
     expect(scout.posts_pager).to_contain_text("第 1／2 頁（共 11 筆）")
 
     created.get_by_role("button", name="查看").click()
     expect(page.locator("#run-detail .run-title")).to_have_text("周杰倫演唱會")
+    expect(page.locator("#run-detail")).to_contain_text("周杰倫演唱會、周董 演唱會")
     results = page.locator("#posts button[data-post-id]")
     expect(results.first).to_be_visible(timeout=90_000)
     run = member.http.get(f"/api/v1/scout/runs/{run_id}").json()["data"]

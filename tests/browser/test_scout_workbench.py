@@ -1,12 +1,13 @@
 """The /scout workbench's UI scenarios of docs/scout.md 9 and flows D, E, F, in Chromium against the
-real gateway and scout service, on the seeded fixture (13 runs; run 2 holds 11 results)."""
+real gateway and scout service, on the seeded fixture (13 runs and one legacy run; run 2 holds 11
+results)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.scout_page import ScoutPage
+from tests.browser.scout_page import LEGACY_THEME, ScoutPage
 
 pytestmark = pytest.mark.browser
 
@@ -15,10 +16,10 @@ def test_runs_are_newest_first_and_a_finished_background_run_only_shows_a_hint(p
     scout = ScoutPage(page, scout_seed).open(member)
     # Given the run list: created_at DESC, id DESC (runs 5 and 6 share a creation time).
     assert scout.run_ids() == scout.runs_ids_of(1, 2, 3, 4, 6, 5, 7, 8, 9, 10)
-    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 13 筆）")
+    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 14 筆）")
     # And the person reads run 12 on the second run page.
     scout.runs_next()
-    expect(scout.runs_pager).to_contain_text("第 2／2 頁（共 13 筆）")
+    expect(scout.runs_pager).to_contain_text("第 2／2 頁（共 14 筆）")
     scout.select_run(12)
     # When a run started elsewhere finishes.
     response = member.http.post("/api/v1/scout/scan", json={"brief": {
@@ -30,12 +31,12 @@ def test_runs_are_newest_first_and_a_finished_background_run_only_shows_a_hint(p
     # Then only the hint shows: same page, same rows, same selection.
     assert member.http.get(f"/api/v1/scout/runs/{new_run}").json()["data"]["status"] in (
         "succeeded", "failed", "cancelled")
-    expect(scout.runs_pager).to_contain_text("第 2／2 頁（共 13 筆）")
-    assert scout.run_ids() == scout.runs_ids_of(11, 12, 13)
+    expect(scout.runs_pager).to_contain_text("第 2／2 頁（共 14 筆）")
+    assert scout.run_ids() == [*scout.runs_ids_of(11, 12, 13), scout_seed.legacy_run_id(LEGACY_THEME)]
     expect(scout.run(12)).to_have_attribute("aria-pressed", "true")
     # When the person refreshes, the new first page shows the new run first.
     hint.get_by_role("button", name="重新整理批次").click()
-    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 14 筆）")
+    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 15 筆）")
     assert scout.run_ids()[0] == new_run
     expect(hint).to_be_hidden()
 
@@ -71,7 +72,7 @@ def test_switching_runs_resets_only_the_result_page(page, member, scout_seed):
     expect(scout.posts_pager).to_contain_text("第 1／2 頁（共 11 筆）")
     assert scout.post_ids() == scout.posts_ids_of(1, 3, 2, 5, 4, 8, 7, 6)
     expect(scout.post(1)).to_have_attribute("aria-pressed", "true")
-    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 13 筆）")
+    expect(scout.runs_pager).to_contain_text("第 1／2 頁（共 14 筆）")
 
 
 def test_deleting_the_last_result_of_the_last_page_falls_back_to_the_new_last_page(page, member, scout_seed):
@@ -95,6 +96,11 @@ def test_deleting_the_last_result_of_the_last_page_falls_back_to_the_new_last_pa
 def test_deleting_the_last_run_of_the_last_page_falls_back_and_selects_its_first_run(page, member, scout_seed):
     scout = ScoutPage(page, scout_seed).open(member)
     scout.runs_next()
+    # The legacy run (results saved before runs existed) is deleted like any finished run.
+    scout.legacy_run().click()
+    expect(page.locator("#run-detail")).to_contain_text("舊版結果")
+    scout.delete_selected_run()
+    expect(scout.legacy_run()).to_have_count(0)
     for n in (11, 12, 13):
         scout.select_run(n)
         scout.delete_selected_run()
@@ -187,13 +193,20 @@ def test_controls_are_labelled_keyboard_reachable_and_fit_360_pixels(page, membe
     expect(scout.runs_pager).to_contain_text("第 1／2 頁")
     expect(page.get_by_role("button", name="批次下一頁")).to_be_focused()
 
-    # A result row: Enter selects it and focus stays on it.
+    # A result row: Enter selects it and takes the keyboard to its detail.
     scout.post(3).focus()
     page.keyboard.press("Enter")
     expect(scout.post(3)).to_have_attribute("aria-pressed", "true")
-    expect(scout.post(3)).to_be_focused()
+    expect(page.get_by_role("heading", name="貼文明細")).to_be_focused()
     # An action on the result keeps focus on the action's button.
-    page.locator("#post-detail [data-action=draft]").focus()
+    page.keyboard.press("Tab")
+    for _ in range(10):
+        if page.evaluate("() => document.activeElement.id") == "draft-text":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.type("想請教這篇提到的案子。")
+    page.keyboard.press("Tab")
+    expect(page.locator("#post-detail [data-action=draft]")).to_be_focused()
     page.keyboard.press("Enter")
     expect(scout.post(3)).to_contain_text("已草擬")
     expect(page.locator("#post-detail [data-action=draft]")).to_be_focused()
@@ -202,12 +215,16 @@ def test_controls_are_labelled_keyboard_reachable_and_fit_360_pixels(page, membe
     page.keyboard.press("Enter")
     expect(scout.posts_pager).to_contain_text("第 2／2 頁")
     expect(page.get_by_role("button", name="結果上一頁")).to_be_focused()
-    # Deleting a result moves focus to the result selected after it.
+    # Deleting a result asks first (focus stays on the button), then moves focus to the result
+    # selected after it.
     page.locator("#post-detail [data-action=delete-post]").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#run-message")).to_have_text("已刪除結果。")
+    expect(page.locator("#post-detail [data-action=delete-post]")).to_have_text("確認刪除結果？")
+    expect(page.locator("#post-detail [data-action=delete-post]")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#post-message")).to_have_text("已刪除結果。")
     expect(scout.post(10)).to_have_attribute("aria-pressed", "true")
-    expect(scout.post(10)).to_be_focused()
+    expect(page.get_by_role("heading", name="貼文明細")).to_be_focused()
 
     page.set_viewport_size({"width": 360, "height": 800})
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360

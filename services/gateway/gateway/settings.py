@@ -29,6 +29,9 @@ class GatewaySettings(BaseSettings):
     jwt_issuer: str | None = None
     # Dev mode adds the sign-in form that issues short-lived dev tokens; never on in production.
     dev_mode: bool = False
+    # Where the pages send a member to sign in (again): the identity service's page, which returns
+    # to `<page>#token=<jwt>`; it gets `?next=<page path>`. Dev mode's form when unset in dev mode.
+    sign_in_url: str | None = None
     log_level: str = "INFO"
     # Where the gateway also serves its Prometheus metrics (besides /metrics); port 0 turns metrics off.
     metrics_host: str = "127.0.0.1"
@@ -36,6 +39,13 @@ class GatewaySettings(BaseSettings):
     host_keys: list[HostKey] = Field(default_factory=list, validation_alias="TIMELINE_HOST_KEYS")
     # Host signatures older or newer than this many seconds are refused.
     signature_tolerance_seconds: int = 300
+
+    @field_validator("sign_in_url")
+    @classmethod
+    def _sign_in(cls, value: str | None) -> str | None:
+        if value and not value.startswith("https://") and not value.startswith("/"):
+            raise ValueError("must be an https:// URL or a path of this origin")
+        return value
 
     @field_validator("jwks_url")
     @classmethod

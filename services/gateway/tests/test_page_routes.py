@@ -23,7 +23,7 @@ def test_dev_sign_in_is_off_by_default():
     response = gateway.post("/dev/sign-in", json={"memberId": "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"})
     assert response.status_code == 404 and "token" not in response.text
     page = gateway.get("/scout")
-    assert page.status_code == 200 and "feeds-dev-sign-in" not in page.text
+    assert page.status_code == 200 and "feeds-sign-in" not in page.text
 
 
 def test_dev_mode_issues_a_short_lived_token_for_the_chosen_member():
@@ -34,7 +34,14 @@ def test_dev_mode_issues_a_short_lived_token_for_the_chosen_member():
     claims = jwt.decode(response.json()["token"], SECRET, algorithms=["HS256"])
     assert claims["sub"] == member and claims["exp"] - claims["iat"] == 3600
     assert gateway.post("/dev/sign-in", json={"memberId": "not-a-uuid"}).status_code == 400
-    assert 'name="feeds-dev-sign-in"' in gateway.get("/feed").text
+    assert '<meta name="feeds-sign-in" content="/dev/sign-in">' in gateway.get("/feed").text
+
+
+def test_a_configured_sign_in_page_is_where_the_pages_send_members():
+    gateway = client(sign_in_url="https://id.example.com/sign-in?app=feeds")
+    for path in ("/scout", "/feed"):
+        assert '<meta name="feeds-sign-in" content="https://id.example.com/sign-in?app=feeds">' in gateway.get(path).text
+    assert gateway.get("/dev/sign-in").status_code == 404
 
 
 def test_pages_and_assets_are_served_with_a_strict_policy_and_nothing_outside_the_folder():

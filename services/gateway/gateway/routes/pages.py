@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import mimetypes
 import uuid
+from html import escape
 from pathlib import Path
 
 from fastapi import APIRouter, Request
@@ -35,8 +36,10 @@ mimetypes.add_type("text/javascript", ".js")
 
 def _page(request: Request, name: str) -> HTMLResponse:
     html = (PAGES_DIR / name).read_text(encoding="utf-8")
-    if request.app.state.settings.dev_mode:
-        html = html.replace("<!--dev-sign-in-->", f'<meta name="feeds-dev-sign-in" content="{SIGN_IN_PATH}">')
+    settings = request.app.state.settings
+    sign_in = settings.sign_in_url or (SIGN_IN_PATH if settings.dev_mode else None)
+    if sign_in:
+        html = html.replace("<!--sign-in-->", f'<meta name="feeds-sign-in" content="{escape(sign_in)}">')
     return HTMLResponse(html, headers=SECURITY_HEADERS)
 
 

@@ -11,9 +11,10 @@ document.getElementById("new-member").addEventListener("click", () => {
   input.focus();
 });
 
+// Back to the page that sent us (only /feed or /scout of this origin, with its query).
 function nextPage() {
   const next = new URLSearchParams(window.location.search).get("next") || "/scout";
-  return next === "/feed" ? "/feed" : "/scout";
+  return /^\/(feed|scout)(\?[^#]*)?$/.test(next) ? next : "/scout";
 }
 
 document.getElementById("sign-in-form").addEventListener("submit", async (event) => {

@@ -8,11 +8,20 @@
 //   listRunPosts(runId, query)   → Page<ScoutPost> & {run: ScoutRun}
 //   createScan(brief)            → {run: ScoutRun, job: ScoutJob}
 //   deleteRun(runId)             → undefined (409 while queued or running)
-//   actOnPost(postId, action)    → {post: ScoutPost, run: ScoutRun}   action: draft | skip | publish
+//   actOnPost(postId, action, {draftText}) → {post: ScoutPost, run: ScoutRun}   action: draft | skip | publish
 //   deletePost(postId)           → {run: ScoutRun | null}
 //   getJob(jobId), cancelJob(jobId) → ScoutJob (cancel: a queued job at once, a running one flagged)
+//
+// Both throw RepositoryError {status, code, message} with the service's error words (400
+// invalid_brief / invalid_target_count, 404 run_not_found / post_not_found / job_not_found, 409
+// run_not_terminal / post_status_conflict / job_terminal). Results saved before runs existed show
+// as one read-only synthetic legacy run per theme (`legacy: true`, no job, no terms).
 
 import { apiRequest } from "../session.js";
+import { validateBrief } from "./brief.js";
+import { RepositoryError } from "./errors.js";
+
+export { RepositoryError };
 
 export const RUNS_PAGE_SIZE = 10;
 export const POSTS_PAGE_SIZE = 8;
@@ -27,14 +36,6 @@ export function normalizePaging(query = {}, defaultSize) {
     page: Number.isFinite(page) && page >= 1 ? page : 1,
     pageSize: Number.isFinite(size) && size >= 1 ? Math.min(size, MAX_PAGE_SIZE) : defaultSize,
   };
-}
-
-export class RepositoryError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
 }
 
 // Wire times are int64 UTC unix nanoseconds (number or decimal string). 0, missing, invalid or
@@ -61,6 +62,7 @@ export function toRun(wire) {
     intent: wire.intent || "",
     mode: wire.mode || "",
     legacy: Boolean(wire.legacy),
+    terms: [...(wire.terms || [])],
     targetCount: Number(wire.target_count || 0),
     status: wire.status,
     searchedCount: Number(wire.searched_count || 0),
@@ -88,6 +90,7 @@ export function toPost(wire) {
     matchReason: wire.match_reason || "",
     score: Number(wire.score || 0),
     status: wire.outreach_status || "new",
+    draftText: wire.draft_text || "",
     postedAt: nanosToDate(wire.posted_at, { futureIsUnknown: true }),
     createdAt: nanosToDate(wire.created_at),
   };
@@ -177,8 +180,9 @@ export function createLiveRepository() {
     async deleteRun(runId) {
       await scoutCall("DELETE", `/api/v1/scout/runs/${encodeURIComponent(runId)}`);
     },
-    async actOnPost(postId, action) {
-      const data = await scoutCall("POST", `/api/v1/scout/posts/${encodeURIComponent(postId)}/${action}`);
+    async actOnPost(postId, action, { draftText } = {}) {
+      const body = action === "draft" && draftText !== undefined ? { draft_text: draftText } : undefined;
+      const data = await scoutCall("POST", `/api/v1/scout/posts/${encodeURIComponent(postId)}/${action}`, body);
       return { post: toPost(data.post), run: toRun(data.run) };
     },
     async deletePost(postId) {
@@ -244,8 +248,10 @@ export function fixtureJobWire(run) {
   const latest = [run.completed_at, run.started_at, run.created_at].find((value) => value && value !== "0");
   return {
     id: run.job_id, template_type: "scout_scan", ref_id: run.id, status: run.status,
-    progress: run.job_progress || "", progress_stage: run.job_progress_stage || (TERMINAL_STATUSES.has(run.status)
-      ? "finished" : "queued"), progress_stage_number: run.job_progress_stage_number || 0, eligible_count: run.eligible_count, target_count: run.target_count,
+    progress: run.job_progress || "",
+    progress_stage: run.job_progress_stage || (TERMINAL_STATUSES.has(run.status) ? "finished" : "queued"),
+    progress_stage_number: run.job_progress_stage_number || 0,
+    eligible_count: run.eligible_count, target_count: run.target_count,
     searched_count: run.searched_count, duplicate_count: run.duplicate_count, irrelevant_count: run.irrelevant_count,
     error_summary: "", cancel_requested: false, created_at: run.created_at, started_at: run.started_at,
     completed_at: run.completed_at, updated_at: latest,
@@ -256,20 +262,69 @@ function nowNanos() {
   return String(BigInt(Date.now()) * 1000000n);
 }
 
+// A legacy run's id: stable per theme, as the service derives it from owner and theme.
+function legacyRunId(themeKey) {
+  let hex = "";
+  for (let seed = 0; seed < 4; seed += 1) {
+    let hash = 0x811c9dc5 ^ seed;
+    for (const char of `legacy:${themeKey}`) hash = Math.imul(hash ^ char.codePointAt(0), 0x01000193) >>> 0;
+    hex += hash.toString(16).padStart(8, "0");
+  }
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+const LEGACY_FALLBACK_KEY = "__legacy__";
+
+// The theme key the service gives an intent written the same way: width-folded, lower case.
+function themeKeyOf(intent) {
+  return intent.normalize("NFKC").toLowerCase().trim().replace(/\s+/g, "-").slice(0, 200);
+}
+
 export function createMockRepository(fixtures) {
   const runs = new Map(fixtures.runs.map((wire) => [wire.id, toRun(wire)]));
   const jobs = new Map(fixtures.runs.filter((wire) => wire.job_id)
     .map((wire) => [wire.job_id, toJob(fixtureJobWire(wire))]));
-  const posts = new Map(fixtures.posts.map((wire) => [wire.id, toPost(wire)]));
-  const notFound = () => new RepositoryError(404, "not_found", "run or post not found");
+  // Legacy results (no run_id) belong to their theme's synthetic run.
+  const posts = new Map(fixtures.posts.map((wire) => {
+    const post = toPost(wire);
+    if (!wire.run_id) post.runId = legacyRunId(post.themeKey || LEGACY_FALLBACK_KEY);
+    return [wire.id, post];
+  }));
+  const legacyKeys = new Map(fixtures.posts.filter((wire) => !wire.run_id)
+    .map((wire) => [legacyRunId(wire.theme_key || LEGACY_FALLBACK_KEY), wire.theme_key || LEGACY_FALLBACK_KEY]));
+  const runNotFound = () => new RepositoryError(404, "run_not_found", "run not found");
+  const postNotFound = () => new RepositoryError(404, "post_not_found", "post not found");
+  const membersOf = (runId) => [...posts.values()].filter((post) => post.runId === runId);
+
+  // A legacy run as the service groups it: every count from its results, never short of a target.
+  function legacyRun(runId) {
+    const members = membersOf(runId);
+    if (members.length === 0) return null;
+    const created = members.map((post) => post.createdAt).filter(Boolean).sort((a, b) => a - b);
+    const key = legacyKeys.get(runId);
+    return {
+      id: runId, jobId: null, themeKey: key, themeLabel: key, intent: "", mode: "topic", legacy: true, terms: [],
+      targetCount: members.length, status: "succeeded", searchedCount: 0, duplicateCount: 0, irrelevantCount: 0,
+      eligibleCount: members.length, pendingCount: 0, shortfallCount: 0, shortfallReasons: [], errorSummary: "",
+      createdAt: created.at(-1) || null, startedAt: created[0] || null, completedAt: created.at(-1) || null,
+    };
+  }
+
+  function allRuns() {
+    return [...runs.values(), ...[...legacyKeys.keys()].map(legacyRun).filter(Boolean)];
+  }
+
+  function findRun(runId) {
+    return runs.get(runId) || (legacyKeys.has(runId) ? legacyRun(runId) : null);
+  }
 
   // Counts follow the run's current results, as the service derives them (docs/scout.md 3.2): pending is
   // new + drafted results; the shortfall of a succeeded run is what its target still lacks.
   function runWithCounts(run) {
     const shortfallCount = run.status === "succeeded" ? Math.max(run.targetCount - run.eligibleCount, 0) : 0;
     if (!TERMINAL_STATUSES.has(run.status)) return { ...run, shortfallCount };
-    const members = [...posts.values()].filter((post) => post.runId === run.id);
-    return { ...run, shortfallCount, pendingCount: members.filter((post) => PENDING.has(post.status)).length };
+    const pendingCount = membersOf(run.id).filter((post) => PENDING.has(post.status)).length;
+    return { ...run, terms: [...run.terms], shortfallCount, pendingCount };
   }
 
   function jobOf(jobId) {
@@ -281,28 +336,30 @@ export function createMockRepository(fixtures) {
   return {
     kind: "mock",
     async listRuns(q = {}) {
-      const sorted = [...runs.values()].sort(compareRuns).map(runWithCounts);
+      const sorted = allRuns().sort(compareRuns).map(runWithCounts);
       return pageOf(sorted, normalizePaging(q, RUNS_PAGE_SIZE));
     },
     async getRun(runId) {
-      const run = runs.get(runId);
-      if (!run) throw notFound();
+      const run = findRun(runId);
+      if (!run) throw runNotFound();
       return runWithCounts(run);
     },
     async listRunPosts(runId, q = {}) {
-      const run = runs.get(runId);
-      if (!run) throw notFound();
+      const run = findRun(runId);
+      if (!run) throw runNotFound();
       // A run that has not finished exposes no results (docs/scout.md flow E).
-      const members = run.status === "succeeded" ? [...posts.values()].filter((post) => post.runId === runId) : [];
+      const members = run.status === "succeeded" ? membersOf(runId) : [];
       return { ...pageOf(members.sort(comparePosts), normalizePaging(q, POSTS_PAGE_SIZE)), run: runWithCounts(run) };
     },
-    async createScan(brief) {
+    async createScan(input) {
+      const brief = validateBrief(input);
       const id = crypto.randomUUID();
       const jobId = crypto.randomUUID();
       const created = nowNanos();
       const wire = {
-        id, job_id: jobId, theme_key: brief.intent, theme_label: brief.intent, intent: brief.intent,
-        mode: brief.mode || "topic", target_count: brief.target_count, status: "queued",
+        id, job_id: jobId, theme_key: String(brief.theme_key || "").trim() || themeKeyOf(brief.intent),
+        theme_label: String(brief.theme_label || "").trim() || brief.intent, intent: brief.intent,
+        mode: brief.mode, terms: brief.terms, target_count: brief.target_count, status: "queued",
         created_at: created, shortfall_reasons: [],
       };
       runs.set(id, toRun(wire));
@@ -310,30 +367,34 @@ export function createMockRepository(fixtures) {
       return { run: runWithCounts(runs.get(id)), job: { ...jobs.get(jobId) } };
     },
     async deleteRun(runId) {
-      const run = runs.get(runId);
-      if (!run) throw notFound();
+      const run = findRun(runId);
+      if (!run) throw runNotFound();
       if (!TERMINAL_STATUSES.has(run.status)) {
-        throw new RepositoryError(409, "run_not_terminal", "run is still queued or running");
+        throw new RepositoryError(409, "run_not_terminal", "the run is still queued or running; cancel its job first");
       }
       runs.delete(runId);
-      jobs.delete(run.jobId);
-      for (const post of [...posts.values()]) if (post.runId === runId) posts.delete(post.id);
+      if (run.jobId) jobs.delete(run.jobId);
+      for (const post of membersOf(runId)) posts.delete(post.id);
     },
-    async actOnPost(postId, action) {
+    async actOnPost(postId, action, { draftText } = {}) {
       const post = posts.get(postId);
-      if (!post) throw notFound();
+      if (!post) throw postNotFound();
       if (!ACTIONS[action].includes(post.status)) {
-        throw new RepositoryError(409, "post_state_conflict", "the post is not in a state for this action");
+        throw new RepositoryError(409, "post_status_conflict", `a ${post.status} post cannot be ${action}`);
       }
       post.status = ACTION_STATUS[action];
-      return { post: { ...post }, run: runWithCounts(runs.get(post.runId)) };
+      if (action === "draft" && draftText !== undefined) post.draftText = draftText;
+      return { post: { ...post }, run: runWithCounts(findRun(post.runId)) };
     },
     async deletePost(postId) {
       const post = posts.get(postId);
-      if (!post) throw notFound();
+      if (!post) throw postNotFound();
       posts.delete(postId);
       const run = runs.get(post.runId);
-      if (!run) return { run: null };
+      if (!run) {
+        const legacy = legacyRun(post.runId);
+        return { run: legacy ? runWithCounts(legacy) : null };
+      }
       // A succeeded run that met its target and falls short by deletions says so (docs/scout.md 2.2).
       if (run.status === "succeeded" && run.eligibleCount - 1 < run.targetCount && run.shortfallReasons.length === 0) {
         run.shortfallReasons = ["results_deleted"];
