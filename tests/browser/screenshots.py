@@ -44,6 +44,7 @@ def main() -> None:
             author.http.post(f"/api/v1/news/posts/{post['id']}/publish").raise_for_status()
         reader.http.post("/api/v1/subscriptions", json={"targetKind": "Author", "targetUserId": str(author.id)})
         OUT.mkdir(parents=True, exist_ok=True)
+        expect.set_options(timeout=30_000)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for width, suffix in ((1280, ""), (360, "-360")):
@@ -58,6 +59,7 @@ def main() -> None:
                 expect(page.get_by_role("heading", name="貼文明細")).to_be_focused()
                 page.screenshot(path=OUT / f"scout{suffix}.png", full_page=True)
                 if not suffix:
+                    page.locator("#posts button[data-post-id]").nth(0).click()
                     page.get_by_label("回覆草稿").fill("謝謝分享！想請教您推薦的是哪一場？")
                     page.get_by_role("button", name="草擬", exact=True).click()
                     expect(page.locator("#post-message")).to_have_text("已儲存草稿。")
