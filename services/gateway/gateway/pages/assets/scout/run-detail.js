@@ -17,12 +17,17 @@ export class RunDetail {
 
   clear() {
     this.confirmingDelete = null;
+    this.shown = null;
     $("run-detail").replaceChildren(element("p", { class: "empty", text: "沒有可顯示的批次。" }));
   }
 
   render(run) {
     if (this.confirmingDelete && this.confirmingDelete !== run.id) this.confirmingDelete = null;
     const job = run.jobId ? this.workbench.jobs.get(run.jobId) : null;
+    // The same run, job and question as shown: no re-render (a button being pressed stays put).
+    const shown = JSON.stringify([run, job, this.confirmingDelete]);
+    if (shown === this.shown && $("run-detail").isConnected && $("run-detail").childElementCount > 0) return;
+    this.shown = shown;
     const active = !TERMINAL_STATUSES.has(run.status);
     // While the run is active its job's counts are the latest read (they are final on the run).
     const live = active && job ? job : run;

@@ -61,7 +61,8 @@ export class RunsPanel {
   replace(run) {
     if (!this.page) return;
     const index = this.page.items.findIndex((item) => item.id === run.id);
-    if (index < 0) return;
+    // Unchanged: no re-render, so a row being clicked or focused stays the same node.
+    if (index < 0 || JSON.stringify(this.page.items[index]) === JSON.stringify(run)) return;
     this.page.items[index] = run;
     this.render();
   }

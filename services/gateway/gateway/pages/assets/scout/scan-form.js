@@ -74,7 +74,7 @@ export class ScanForm {
   }
 
   follow(run) {
-    if (!this.created.has(run.id)) return;
+    if (!this.created.has(run.id) || JSON.stringify(this.created.get(run.id)) === JSON.stringify(run)) return;
     this.created.set(run.id, run);
     this.render();
   }
