@@ -40,10 +40,10 @@ lint: install
 	@$(VENV)/bin/mypy $(TYPED)
 
 run: install
-	@$(PY) -m devstack
+	FEEDS_ENV=dev $(PY) -m devstack
 
 test: system-deps install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	FEEDS_ENV=dev $(PY) -m pytest $(PYTEST_ARGS)
 
 proto: install
 	$(PY) protos/generate.py
@@ -51,10 +51,10 @@ proto: install
 bench: $(addprefix bench-,$(CONTEXTS))
 
 $(addprefix bench-,$(CONTEXTS)): bench-%: install
-	$(PY) services/$*/bench/run.py
+	FEEDS_ENV=dev $(PY) services/$*/bench/run.py
 
 eval-scout: install
-	$(PY) services/scout/eval/evaluate.py $(DATASET)
+	FEEDS_ENV=dev $(PY) services/scout/eval/evaluate.py $(DATASET)
 
 clean-data:
 	rm -rf .data

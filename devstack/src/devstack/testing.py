@@ -19,6 +19,12 @@ from devstack.processes import ProcessGroup
 TEST_DATA_DIR = DATA_DIR / "test"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Tests run as dev (FEEDS_ENV), as `make test` says, also when pytest is started directly; the
+    # processes they start inherit it. A test about production sets FEEDS_ENV=production itself.
+    os.environ.setdefault("FEEDS_ENV", "dev")
+
+
 @pytest.fixture(scope="session")
 def infrastructure() -> Iterator[infra.Infra]:
     resolved = infra.resolve(TEST_DATA_DIR)

@@ -7,12 +7,16 @@ Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEW
 from __future__ import annotations
 
 import sys
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 T = TypeVar("T", bound=BaseSettings)
+
+# FEEDS_ENV: what a process runs as. Production is what runs when nothing is configured; dev
+# conveniences (offline sources, dev secrets) exist only where FEEDS_ENV=dev says so.
+PRODUCTION, DEV = "production", "dev"
 
 
 def normalize_database_url(value: str) -> str:
@@ -41,6 +45,11 @@ class InfraSettings(BaseSettings):
     redis_url: str = Field(validation_alias="REDIS_URL")
     # Prefix for Dramatiq's Redis keys, so test runs sharing one Redis never see each other's jobs.
     redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
+    feeds_env: Literal["production", "dev"] = Field(default=PRODUCTION, validation_alias="FEEDS_ENV")
+
+    @property
+    def is_dev(self) -> bool:
+        return self.feeds_env == DEV
 
     @field_validator("database_url")
     @classmethod
