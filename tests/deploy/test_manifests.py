@@ -316,3 +316,29 @@ def test_network_policies_deny_by_default_and_open_only_the_platform_paths(rende
     dns = ({"k8s-app": "kube-dns"}, {"kubernetes.io/metadata.name": "kube-system"})
     for name in labels:
         assert allowed(policies, (labels[name], None), dns, 53)
+
+
+@pytest.mark.parametrize("path", ["base/scout", "overlays/production", "overlays/dev"])
+def test_scout_runs_on_live_sources_except_in_the_dev_overlay(rendered, path, monkeypatch):
+    """Every scout process gets settings that start: live sources (and production) outside the dev
+    overlay, whose processes alone say FEEDS_ENV=dev and search the offline sample corpus."""
+    from scout.settings import ScoutSettings
+
+    objects = rendered[path]
+    scout = [(w, p) for w, p in pod_specs(objects) if service_of(w) == "scout"]
+    assert scout
+    for workload, pod in scout:
+        for container, _ in containers(pod):
+            env = config_env(objects, pod, container)
+            if path == "overlays/dev":
+                assert env["FEEDS_ENV"] == "dev" and env["SCOUT_SOURCES"] == "dev"
+                continue
+            assert env.get("FEEDS_ENV", "production") == "production", workload["metadata"]["name"]
+            assert set(env["SCOUT_SOURCES"].split(",")) == {"threads", "serp"}
+            # The Secret's keys, as deploy/README.md lists them, complete what the ConfigMap holds.
+            secrets = {"DATABASE_URL": "postgresql://scout@pg/feeds", "REDIS_URL": "redis://redis:6379/0",
+                       "SCOUT_THREADS_ACCESS_TOKEN": "token", "SCOUT_SERP_API_KEY": "key"}
+            monkeypatch.delenv("FEEDS_ENV", raising=False)
+            for key, value in {**env, **secrets}.items():
+                monkeypatch.setenv(key, value)
+            assert ScoutSettings().source_names == env["SCOUT_SOURCES"].split(",")

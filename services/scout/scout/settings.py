@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import AwareDatetime, Field, SecretStr, field_validator
+from pydantic import AwareDatetime, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import SettingsConfigDict
 
-from feeds_runtime.settings import ServiceSettings
+from feeds_runtime.settings import DEV, ServiceSettings
 
 
 class ScoutSettings(ServiceSettings):
@@ -23,25 +23,40 @@ class ScoutSettings(ServiceSettings):
     scan_now: AwareDatetime | None = None
 
     # Search sources in the order the pipeline uses them: the first is primary, a second one is
-    # stage 3's. "dev" is the shipped offline corpus; "threads" and "serp" are the live providers.
-    sources: str = "dev"
+    # stage 3's. "threads" and "serp" are the live providers; "dev", the offline sample corpus
+    # shipped with the service, only exists under FEEDS_ENV=dev (and is its default there).
+    sources: str = Field(default="", validate_default=True)
     source_timeout_seconds: float = Field(default=8.0, gt=0)
     threads_base_url: str = "https://graph.threads.net/v1.0"
-    threads_access_token: SecretStr | None = None
+    threads_access_token: SecretStr | None = Field(default=None, validate_default=True)
     threads_search_type: str = "TOP"
     serp_base_url: str = "https://serpapi.com"
-    serp_api_key: SecretStr | None = None
+    serp_api_key: SecretStr | None = Field(default=None, validate_default=True)
 
     @field_validator("sources")
     @classmethod
-    def _sources(cls, value: str) -> str:
-        names = [n.strip().lower() for n in value.split(",") if n.strip()]
+    def _sources(cls, value: str, info: ValidationInfo) -> str:
+        dev = info.data.get("feeds_env") == DEV
+        names = [n.strip().lower() for n in value.split(",") if n.strip()] or (["dev"] if dev else [])
+        if not names:
+            raise ValueError("name the live search sources, e.g. 'threads,serp' (FEEDS_ENV is production)")
         unknown = [n for n in names if n not in ("dev", "threads", "serp")]
         if unknown:
             raise ValueError(f"unknown source {unknown[0]!r}; expected dev, threads or serp")
         if not 1 <= len(names) <= 2 or len(set(names)) != len(names):
-            raise ValueError("name one or two different sources, e.g. 'dev' or 'threads,serp'")
+            raise ValueError("name one or two different sources, e.g. 'threads,serp'")
+        if "dev" in names and not dev:
+            raise ValueError("'dev' is the offline sample corpus, refused outside FEEDS_ENV=dev; "
+                             "name live sources, e.g. 'threads,serp'")
         return ",".join(names)
+
+    @field_validator("threads_access_token", "serp_api_key")
+    @classmethod
+    def _credential(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        source = {"threads_access_token": "threads", "serp_api_key": "serp"}[info.field_name]
+        if source in info.data.get("sources", "").split(",") and not (value and value.get_secret_value().strip()):
+            raise ValueError(f"required when SCOUT_SOURCES names {source}")
+        return value
 
     @property
     def source_names(self) -> list[str]:

@@ -178,8 +178,6 @@ def test_build_sources_follows_configuration(monkeypatch):
     monkeypatch.setenv("SCOUT_THREADS_ACCESS_TOKEN", THREADS_TOKEN)
     monkeypatch.setenv("SCOUT_SERP_API_KEY", SERP_KEY)
     assert [s.name for s in build_sources(ScoutSettings())] == ["threads", "serp"]
-    monkeypatch.delenv("SCOUT_SERP_API_KEY")
-    assert [s.name for s in build_sources(ScoutSettings())] == ["threads"]  # no key: not configured
     monkeypatch.setenv("SCOUT_SOURCES", "dev")
     assert [s.name for s in build_sources(ScoutSettings())] == ["dev"]
     assert THREADS_TOKEN not in repr(ScoutSettings(sources="threads"))

@@ -10,7 +10,6 @@ from scout.pipeline.sources.serp import SerpSource
 from scout.pipeline.sources.threads import ThreadsSource
 from scout.settings import ScoutSettings
 
-log = logging.getLogger(__name__)
 
 # httpx logs every request URL at INFO, and SerpApi takes its key in the query string.
 logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -19,16 +18,12 @@ __all__ = ["PAGE_LIMIT", "RawCandidate", "SearchPage", "SearchSource", "SourceUn
 
 
 def build_sources(settings: ScoutSettings) -> list[SearchSource]:
-    """The configured sources in pipeline order; a live source without its credential is left
-    out (an empty list means no source is configured)."""
+    """The configured sources in pipeline order (the settings hold each live source's credential)."""
     sources: list[SearchSource] = []
     for name in settings.source_names:
         if name == "dev":
             sources.append(DevSource())
         elif name == "threads":
-            if settings.threads_access_token is None or not settings.threads_access_token.get_secret_value():
-                log.warning("scout source threads is configured without SCOUT_THREADS_ACCESS_TOKEN; skipped")
-                continue
             sources.append(ThreadsSource(
                 base_url=settings.threads_base_url,
                 access_token=settings.threads_access_token.get_secret_value(),
@@ -36,9 +31,6 @@ def build_sources(settings: ScoutSettings) -> list[SearchSource]:
                 timeout=settings.source_timeout_seconds,
             ))
         elif name == "serp":
-            if settings.serp_api_key is None or not settings.serp_api_key.get_secret_value():
-                log.warning("scout source serp is configured without SCOUT_SERP_API_KEY; skipped")
-                continue
             sources.append(SerpSource(
                 base_url=settings.serp_base_url,
                 api_key=settings.serp_api_key.get_secret_value(),
