@@ -21,6 +21,8 @@ from devstack.tokens import member_headers
 from feeds_runtime.settings import normalize_database_url
 
 JWT_SECRET = "scout-test-secret"
+# The provider credentials the scout processes get, and the only ones the search stand-in accepts.
+THREADS_TOKEN, SERP_KEY = "test-threads-token", "test-serp-key"
 
 
 def threads_post(shortcode: str, text_: str, *, user: str = "someone", host: str = "www.threads.net",
@@ -34,7 +36,7 @@ def threads_post(shortcode: str, text_: str, *, user: str = "someone", host: str
 
 @pytest.fixture(scope="session")
 def threads_api() -> Iterator[ThreadsApi]:
-    api = ThreadsApi()
+    api = ThreadsApi(threads_token=THREADS_TOKEN, serp_key=SERP_KEY)
     yield api
     api.close()
 
@@ -42,9 +44,9 @@ def threads_api() -> Iterator[ThreadsApi]:
 def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
     return {
         "SCOUT_SOURCES": "threads,serp",
-        "SCOUT_THREADS_ACCESS_TOKEN": "test-threads-token",
+        "SCOUT_THREADS_ACCESS_TOKEN": THREADS_TOKEN,
         "SCOUT_THREADS_BASE_URL": f"{threads_api.url}/v1.0",
-        "SCOUT_SERP_API_KEY": "test-serp-key",
+        "SCOUT_SERP_API_KEY": SERP_KEY,
         "SCOUT_SERP_BASE_URL": threads_api.url,
         "SCOUT_WATCHDOG_INTERVAL_SECONDS": "0.5",
         "SCOUT_OUTBOX_REDELIVER_SECONDS": "3",

@@ -4,16 +4,21 @@ against a Threads-shaped HTTP server → results published at once; the job stat
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 import uuid
 
+import httpx
 import redis
 from sqlalchemy import text
 
 from devstack.infra import free_port
 from devstack.processes import grpc_serving, http_ok, python_module, wait_for
 from scout.scan.executor import scan_lock_key
-from tests.scout.conftest import JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
+from devstack.search_api import graph_error
+from tests.scout.conftest import SERP_KEY, THREADS_TOKEN, JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
 
 RELEVANT = [
     "鬼滅之刃無限城篇第{n}次重看，炭治郎和猗窩座那段作畫還是很震撼",
@@ -186,15 +191,16 @@ def _small_stack(processes, scout_stack, extra: dict[str, str], *, relay: bool) 
     return f"http://127.0.0.1:{gateway_port}"
 
 
-def test_no_configured_source_is_503_at_scan_time_and_writes_nothing(processes, scout_stack, seed: Seed) -> None:
-    # Given a scout service whose only source is the Threads API, without its token
-    url = _small_stack(processes, scout_stack, {"SCOUT_SOURCES": "threads"}, relay=False)
-    member = Member(url)
-    response = member.call("POST", "/api/v1/scout/scan", json={"brief": {"intent": "鬼滅之刃", "terms": ["鬼滅之刃"]}})
-    body = response.json()
-    assert response.status_code == 503 and body["code"] == 503001 and body["data"] is None
-    assert seed.count("SELECT count(*) FROM scout.runs WHERE owner_id = :o", o=member.id) == 0
-    assert seed.count("SELECT count(*) FROM scout.jobs WHERE owner_id = :o", o=member.id) == 0
+def test_a_source_without_its_credential_stops_the_server_at_start(platform_env, threads_api: ThreadsApi) -> None:
+    # Given a scout server whose only source is the Threads API, without its token
+    env = {**os.environ, **platform_env, **scout_env(threads_api), "SCOUT_SOURCES": "threads",
+           "SCOUT_THREADS_ACCESS_TOKEN": ""}
+    # When it starts, Then it stops at once with one line naming the variable, before serving anything
+    done = subprocess.run([sys.executable, "-m", "scout", "server"], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "configuration error: SCOUT_THREADS_ACCESS_TOKEN: required when SCOUT_SOURCES names threads"]
 
 
 def test_a_run_whose_job_cannot_be_scheduled_becomes_failed(processes, scout_stack, threads_api: ThreadsApi,
@@ -360,3 +366,35 @@ def test_one_source_failing_still_completes_the_run_with_source_unavailable(memb
     assert "source_unavailable" in run["shortfall_reasons"] and run["shortfall_count"] == 2
     assert "test-serp-key" not in str(run)
     assert len(all_results(member, run["id"])) == 3
+
+
+def test_the_kind_of_a_source_failure_reaches_the_run(member: Member, threads_api: ThreadsApi) -> None:
+    # Given a Threads token that Meta answers as expired (Graph error 190), and SerpApi finding 3 posts
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 3))
+    threads_api.errors["threads"] = (400, graph_error(190, "Error validating access token", subcode=463))
+    run = member.wait_terminal(member.scan(intent="鬼滅之刃", terms=[term], target_count=5)["run"]["id"])
+    # Then the run completes on SerpApi, source_unavailable to the member, and the kind in its diagnostics
+    assert run["status"] == "succeeded" and run["eligible_count"] == 3
+    assert "source_unavailable" in run["shortfall_reasons"]
+    assert run["source_failures"] == [{"source": "threads", "kind": "auth"}]
+    # And when SerpApi's searches run out too, the run fails and names both kinds
+    threads_api.errors["serp"] = (429, {"error": "Your account has run out of searches."})
+    run = member.wait_terminal(member.scan(intent="鬼滅之刃", terms=[term], target_count=5)["run"]["id"])
+    assert run["status"] == "failed" and run["source_failures"] == [
+        {"source": "serp", "kind": "quota_exhausted"}, {"source": "threads", "kind": "auth"}]
+    assert THREADS_TOKEN not in str(run) and SERP_KEY not in str(run)
+
+
+def test_the_stand_in_refuses_credentials_and_parameters_the_providers_would(threads_api: ThreadsApi) -> None:
+    # The sources' contract tests run against this stand-in, so it must refuse as the providers do
+    threads_api.reset()
+    threads = f"{threads_api.url}/v1.0/keyword_search"
+    assert httpx.get(threads, params={"q": "x", "access_token": "wrong"}).json()["error"]["code"] == 190
+    assert httpx.get(threads, params={"q": "x"}).status_code == 400
+    refused = httpx.get(threads, params={"q": "x", "access_token": THREADS_TOKEN, "search_type": "LATEST"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == 100
+    serp = f"{threads_api.url}/search.json"
+    assert httpx.get(serp, params={"engine": "google", "q": "x", "api_key": "wrong"}).status_code == 401
+    assert httpx.get(serp, params={"q": "x", "api_key": SERP_KEY}).status_code == 400
+    assert httpx.get(serp, params={"engine": "google", "q": "x", "api_key": SERP_KEY}).status_code == 200

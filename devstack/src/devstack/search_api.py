@@ -1,11 +1,16 @@
 """A local stand-in for the search providers the scout `threads` and `serp` sources call, for tests
-and the quality evaluation: one HTTP server answering in both providers' shapes.
+and the quality evaluation: one HTTP server answering in both providers' shapes, and refusing what
+the providers refuse.
 
-- `GET /v1.0/keyword_search` like Meta's Threads keyword search: `q`, `limit`, paging by `after`
-  (`paging.cursors.after` while more remain).
-- `GET /search.json` like SerpApi's Google engine: `q` (the site filter the source appends is an
-  operator, not words to match), `start`, `num`; `organic_results[].{link,title,snippet,date}`,
-  `serpapi_pagination.next` while more remain, and a 200 with a top-level `error` when nothing is left.
+- `GET /v1.0/keyword_search` like Meta's Threads keyword search: `access_token` (a Graph error 190
+  when missing or not the expected one), `q`, `search_type` (TOP or RECENT), `search_mode`
+  (KEYWORD or TAG), `limit` (1..100), `since` (a unix time), paging by `after`
+  (`paging.cursors.after` while more remain); any other value is a Graph error 100.
+- `GET /search.json` like SerpApi's Google engine: `api_key` (401 when missing or wrong), `engine`
+  google, `q` (the site filter the source appends is an operator, not words to match), `start`;
+  Google gives `serp_page_size` results a page whatever `num` says;
+  `organic_results[].{link,title,snippet,date}`, `serpapi_pagination.next` while more remain, and a
+  200 with a top-level `error` when nothing is left.
 
 Posts are held in the Threads shape {id, text, username, shortcode, permalink, timestamp}. What a
 query finds is `found(query)`: the posts registered for it with `add`, unless a subclass decides.
@@ -41,11 +46,27 @@ def serp_date(timestamp: object) -> str | None:
     return f"{moment:%b} {moment.day}, {moment.year}"
 
 
+def graph_error(code: int, message: str, subcode: int | None = None) -> dict:
+    """A Graph API error body."""
+    error = {"message": message, "type": "OAuthException" if code == 190 else "GraphMethodException",
+             "code": code, "fbtrace_id": "AbCdEfGhIjK"}
+    if subcode is not None:
+        error["error_subcode"] = subcode
+    return {"error": error}
+
+
 class SearchApi:
     """The server, its registered posts, failing and slow queries, and a log of every request."""
 
-    def __init__(self, max_page: int = 100) -> None:
+    def __init__(self, max_page: int = 100, *, threads_token: str | None = None, serp_key: str | None = None,
+                 serp_page_size: int = 10) -> None:
+        """`threads_token` / `serp_key`: the credentials accepted (None: any non-empty one)."""
         self.max_page = max_page
+        self.threads_token = threads_token
+        self.serp_key = serp_key
+        self.serp_page_size = serp_page_size
+        # Provider → (status, body) answered to every query instead of results.
+        self.errors: dict[str, tuple[int, object]] = {}
         self.posts: dict[str, list[dict]] = {}
         self.failing: set[str] = set()
         # Providers ("threads", "serp") answering 500 to every query.
@@ -60,16 +81,30 @@ class SearchApi:
                 url = urlsplit(self.path)
                 params = {key: values[0] for key, values in parse_qs(url.query).items()}
                 if url.path.endswith("/keyword_search"):
-                    self._answer("threads", params.get("q", ""), params.get("after"), params.get("limit"))
+                    refused = api.refuse_threads(params)
+                    if refused:
+                        self._send(*refused)
+                        return
+                    self._answer("threads", params, params.get("q", ""), params.get("after"), params.get("limit"))
                 elif url.path == "/search.json":
-                    self._answer("serp", search_words(params.get("q", "")), params.get("start"), params.get("num"))
+                    refused = api.refuse_serp(params)
+                    if refused:
+                        self._send(*refused)
+                        return
+                    self._answer("serp", params, search_words(params.get("q", "")), params.get("start"),
+                                 str(api.serp_page_size))
                 else:
                     self._send(404, {"error": {"message": "unknown path"}})
 
-            def _answer(self, provider: str, q: str, cursor: str | None, limit: str | None) -> None:
+            def _answer(self, provider: str, params: dict, q: str, cursor: str | None, limit: str | None) -> None:
+                credential = "access_token" if provider == "threads" else "api_key"
                 with api.lock:
-                    api.requests.append({"provider": provider, "q": q, "after": cursor})
+                    api.requests.append({"provider": provider, "q": q, "after": cursor,
+                                         "params": {k: v for k, v in params.items() if k != credential}})
                 time.sleep(api.delay.get(q, 0))
+                if provider in api.errors:
+                    self._send(*api.errors[provider])
+                    return
                 if q in api.failing:
                     self._send(503, {"error": {"message": "unavailable", "code": 2}})
                     return
@@ -97,6 +132,28 @@ class SearchApi:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
+
+    def refuse_threads(self, params: dict) -> tuple[int, dict] | None:
+        """Meta's answer to a keyword search it would not run: a Graph error body."""
+        token = params.get("access_token", "")
+        if not token or (self.threads_token is not None and token != self.threads_token):
+            return 400, graph_error(190, "Invalid OAuth access token - Cannot parse access token")
+        problems = [
+            not params.get("q"),
+            params.get("search_type", "TOP") not in ("TOP", "RECENT"),
+            params.get("search_mode", "KEYWORD") not in ("KEYWORD", "TAG"),
+            not (params.get("limit", "25").isdigit() and 1 <= int(params.get("limit", "25")) <= 100),
+            "since" in params and not params["since"].isdigit(),
+        ]
+        return (400, graph_error(100, "Invalid parameter")) if any(problems) else None
+
+    def refuse_serp(self, params: dict) -> tuple[int, dict] | None:
+        key = params.get("api_key", "")
+        if not key or (self.serp_key is not None and key != self.serp_key):
+            return 401, {"error": "Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key"}
+        if params.get("engine") != "google" or not params.get("q") or not params.get("start", "0").isdigit():
+            return 400, {"error": "Missing or invalid parameter."}
+        return None
 
     def found(self, query: str) -> list[dict]:
         """Everything the query finds, in the engine's order; requests page through it."""
@@ -128,7 +185,7 @@ class SearchApi:
     def reset(self) -> None:
         with self.lock:
             self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
-            self.failing_providers = set()
+            self.failing_providers, self.errors = set(), {}
 
     def add(self, query: str, posts: list[dict]) -> None:
         self.posts[query] = posts

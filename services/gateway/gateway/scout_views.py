@@ -33,6 +33,7 @@ def run(message: pb.ScoutRun) -> dict[str, Any]:
         "error_summary": message.error_summary or None,
         "stage_timings": [{"stage": t.stage, "duration_ms": t.duration_ms} for t in message.stage_timings],
         "legacy": message.legacy,
+        "source_failures": [{"source": f.source, "kind": f.kind} for f in message.source_failures],
     }
 
 

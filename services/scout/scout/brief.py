@@ -10,6 +10,7 @@ from scout import codes
 
 MODES = ("topic", "activity", "brand")
 DEFAULT_TARGET, MIN_TARGET, MAX_TARGET = 20, 1, 40
+MAX_RECENT_DAYS = 365
 MAX_TERMS, MAX_TERM_CHARS, MAX_INTENT_CHARS, MAX_KEY_CHARS, MAX_LABEL_CHARS = 10, 100, 500, 200, 200
 
 
@@ -22,6 +23,8 @@ class Brief:
     brand_id: str | None
     terms: tuple[str, ...]
     target_count: int
+    # A window of the last N days the sources search in (newest first); None: any age.
+    recent_days: int | None = None
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -55,7 +58,7 @@ def validate_theme_key(raw: str) -> str:
 
 
 def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
-                    terms: list[str], target_count: int | None) -> Brief:
+                    terms: list[str], target_count: int | None, recent_days: int | None = None) -> Brief:
     intent = _clean(intent)
     if not intent:
         raise codes.invalid_brief("intent is required")
@@ -82,9 +85,11 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
         target_count = DEFAULT_TARGET
     if not MIN_TARGET <= target_count <= MAX_TARGET:
         raise codes.invalid_target_count(f"target_count must be between {MIN_TARGET} and {MAX_TARGET}")
+    if recent_days is not None and not 1 <= recent_days <= MAX_RECENT_DAYS:
+        raise codes.invalid_brief(f"recent_days must be between 1 and {MAX_RECENT_DAYS}")
     key = validate_theme_key(theme_key) if _clean(theme_key) else theme_key_of(intent)
     label = _clean(theme_label) or intent
     if len(label) > MAX_LABEL_CHARS or _has_control(label):
         raise codes.invalid_brief(f"theme_label must be at most {MAX_LABEL_CHARS} printable characters")
     return Brief(theme_key=key, theme_label=label, intent=intent, mode=mode, brand_id=brand,
-                 terms=tuple(cleaned_terms), target_count=target_count)
+                 terms=tuple(cleaned_terms), target_count=target_count, recent_days=recent_days)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, Unavailable
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 
 
 def invalid_brief(message: str) -> InvalidArgument:
@@ -53,6 +53,3 @@ def post_status_conflict(status: str, action: str) -> Conflict:
 def job_terminal(status: str) -> Conflict:
     return Conflict("job_terminal", f"the job already {status}", scout_code=409003)
 
-
-def no_source_configured() -> Unavailable:
-    return Unavailable("no_source_configured", "no search source is configured", scout_code=503001)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy import Row
@@ -61,13 +60,12 @@ class Listing:
 
 
 class ScoutService:
-    def __init__(self, session: Session, *, sources_configured: Callable[[], bool] = lambda: True) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.runs = RunRepository(session)
         self.posts = PostRepository(session)
         self.homework = HomeworkRepository(session)
         self.jobs = JobRepository(session)
-        self._sources_configured = sources_configured
 
     # Runs.
 
@@ -75,8 +73,6 @@ class ScoutService:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
         run, the job and the delivery all exist, or none does."""
         require_topic(brief)
-        if not self._sources_configured():
-            raise codes.no_source_configured()
         now = now_utc()
         run_id, job_id = uuid.uuid4(), uuid.uuid4()
         self.jobs.insert(dict(

@@ -24,13 +24,14 @@ T = TypeVar("T")
 def brief_of(message: pb.Brief) -> Brief:
     return normalize_brief(theme_key=message.theme_key, theme_label=message.theme_label, intent=message.intent,
                            mode=message.mode, brand_id=message.brand_id, terms=list(message.terms),
-                           target_count=message.target_count if message.HasField("target_count") else None)
+                           target_count=message.target_count if message.HasField("target_count") else None,
+                           recent_days=message.recent_days if message.HasField("recent_days") else None)
 
 
 def brief_message(data: dict) -> pb.Brief:
     return pb.Brief(theme_key=data["theme_key"], theme_label=data["theme_label"], intent=data["intent"],
                     mode=data["mode"], brand_id=data.get("brand_id") or "", terms=data["terms"],
-                    target_count=data["target_count"])
+                    target_count=data["target_count"], recent_days=data.get("recent_days"))
 
 
 def shortfall_count(row: Row) -> int:
@@ -51,8 +52,14 @@ def run_message(row: Row) -> pb.ScoutRun:
         shortfall_reasons=list(row.shortfall_reasons), created_at=to_ns(row.created_at),
         started_at=to_ns(row.started_at), completed_at=to_ns(row.completed_at), error_summary=row.error_summary,
         stage_timings=[pb.StageTiming(stage=t["stage"], duration_ms=t["duration_ms"]) for t in row.stage_timings],
-        terms=list(row.terms), legacy=row.legacy,
+        terms=list(row.terms), legacy=row.legacy, source_failures=source_failures(row.source_errors),
     )
+
+
+def source_failures(errors: dict) -> list[pb.SourceFailure]:
+    """The kind of each source failure a run recorded (runs recorded before kinds existed: unknown)."""
+    return [pb.SourceFailure(source=name, kind=error.get("kind", "") if isinstance(error, dict) else "")
+            for name, error in sorted(errors.items())]
 
 
 def post_message(row: Row, run_id: str | None = None) -> pb.ScoutPost:
@@ -86,15 +93,10 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         self.database = database
         self.settings = settings
 
-    def _sources_configured(self) -> bool:
-        from scout.pipeline.sources import build_sources
-
-        return bool(build_sources(self.settings))
-
     def _call(self, work: Callable[[ScoutService, uuid.UUID], T]) -> T:
         owner = require_actor()
         with self.database.transaction() as session:
-            return work(ScoutService(session, sources_configured=self._sources_configured), owner)
+            return work(ScoutService(session), owner)
 
     def Scan(self, request, context):
         brief = brief_of(request.brief)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import AwareDatetime, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from feeds_runtime.settings import DEV, ServiceSettings
+
+
+# Meta's limit of keyword-search queries per Threads user in a rolling 24 hours.
+THREADS_DAILY_QUERY_LIMIT = 2200
 
 
 class ScoutSettings(ServiceSettings):
@@ -27,11 +33,21 @@ class ScoutSettings(ServiceSettings):
     # shipped with the service, only exists under FEEDS_ENV=dev (and is its default there).
     sources: str = Field(default="", validate_default=True)
     source_timeout_seconds: float = Field(default=8.0, gt=0)
+    # Throttled or transient source failures are retried this many times in all, with jittered
+    # exponential backoff from the base up to the cap (never sooner than the provider's Retry-After).
+    source_attempts: int = Field(default=3, ge=1, le=10)
+    source_backoff_base_seconds: float = Field(default=0.5, gt=0)
+    source_backoff_max_seconds: float = Field(default=8.0, gt=0)
     threads_base_url: str = "https://graph.threads.net/v1.0"
     threads_access_token: SecretStr | None = Field(default=None, validate_default=True)
-    threads_search_type: str = "TOP"
+    threads_search_type: Literal["TOP", "RECENT"] = "TOP"
+    # Share of Meta's 2,200 keyword queries per user per rolling 24 h that this deployment may use
+    # (the limit is shared with every other app the token's user authorizes).
+    threads_daily_share: float = Field(default=0.9, gt=0, le=1)
     serp_base_url: str = "https://serpapi.com"
     serp_api_key: SecretStr | None = Field(default=None, validate_default=True)
+    # Searches per rolling hour across all workers; keep it within the SerpApi plan's hourly throughput.
+    serp_hourly_searches: int = Field(default=100, ge=1)
 
     @field_validator("sources")
     @classmethod
@@ -61,3 +77,7 @@ class ScoutSettings(ServiceSettings):
     @property
     def source_names(self) -> list[str]:
         return self.sources.split(",")
+
+    @property
+    def threads_daily_queries(self) -> int:
+        return max(int(THREADS_DAILY_QUERY_LIMIT * self.threads_daily_share), 1)

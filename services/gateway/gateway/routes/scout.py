@@ -41,11 +41,15 @@ class BriefBody(BaseModel):
     # A JSON integer only (no true, "5" or 5.0); out of 1..40 is the service's 400002.
     target_count: StrictInt | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
                                            description="Eligible results wanted, 1..40; omitted or null means 20.")
+    # Out of 1..365 is the service's invalid brief.
+    recent_days: StrictInt | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+                                          description="Only posts of the last 1..365 days, newest first; "
+                                                      "omitted or null means any age.")
 
     def message(self, theme_key: str | None = None) -> pb.Brief:
         return pb.Brief(intent=self.intent, terms=self.terms, theme_key=theme_key or self.theme_key,
                         theme_label=self.theme_label, mode=self.mode, brand_id=self.brand_id or "",
-                        target_count=self.target_count)
+                        target_count=self.target_count, recent_days=self.recent_days)
 
 
 class ScanBody(BaseModel):

@@ -5,7 +5,8 @@ each term; when the brief is in activity mode with a single approved term (flow 
 short queries taken from the intent follow on the same source; stage 3 asks the secondary source with the same terms. Every page
 is deduplicated (within the run and against the owner's history) and judged as soon as it
 arrives, the run stops as soon as the target is met, and no run looks at more than
-MAX_RAW_PER_RUN raw candidates. Failing sources are dropped for the rest of the run.
+MAX_RAW_PER_RUN raw candidates. Failing sources, and sources whose shared query budget is spent,
+are dropped for the rest of the run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from scout import metrics
@@ -22,7 +23,7 @@ from scout.clock import known_posted_at
 from scout.pipeline.gate import Gate, score
 from scout.pipeline.identity import post_identity
 from scout.pipeline.signature import TopicSignature, build_signature
-from scout.pipeline.sources.base import PAGE_LIMIT, SearchSource, SourceUnavailable
+from scout.pipeline.sources.base import PAGE_LIMIT, BudgetReached, SearchSource, SearchWindow, SourceUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ LIMIT_REACHED = "limit_reached"
 EXHAUSTION_SHARE = 0.25
 
 NOT_A_POST = "not_a_threads_post"
+# The diagnostic kind of a source that stopped on its shared query budget (beside FailureKind's).
+BUDGET = "budget"
 
 # The steps a scan reports (5.3), as data for whoever shows them: preparing the sources, searching
 # stage N, filtering and deduplicating after stage N, publishing the results.
@@ -61,6 +64,11 @@ class ScanCancelled(Exception):
 
 class AllSourcesUnavailable(Exception):
     """No configured source answered a single request: the run cannot complete."""
+
+    def __init__(self, message: str, source_errors: dict[str, dict[str, str]] | None = None) -> None:
+        super().__init__(message)
+        # As ScanOutcome.source_errors: why each source failed, for the failed run's diagnostics.
+        self.source_errors = source_errors or {}
 
 
 @dataclass(frozen=True)
@@ -98,8 +106,8 @@ class ScanOutcome:
     shortfall_reasons: list[str]
     # Stage name → milliseconds spent in it.
     stage_ms: dict[str, float]
-    # Source name → safe description of its failure.
-    source_errors: dict[str, str]
+    # Source name → {"kind", "detail"}: why it failed (a FailureKind) or stopped ("budget"); safe to show.
+    source_errors: dict[str, dict[str, str]]
     # Rejection code → how many (noise kinds, off_topic, not_a_threads_post); the job logs them.
     rejections: dict[str, int] = field(default_factory=dict)
 
@@ -149,6 +157,8 @@ class _Run:
         self.on_progress = on_progress
         self.should_cancel = should_cancel
         self.now = now
+        recent_days = getattr(brief, "recent_days", None)
+        self.window = SearchWindow(since=now - timedelta(days=recent_days) if recent_days else None, now=now)
         self.signature = build_signature(brief.intent, list(brief.terms))
         self.gate = Gate(self.signature)
         self.counts = ScanCounts()
@@ -156,7 +166,8 @@ class _Run:
         self.accepted: list[AcceptedPost] = []
         self.rejections: dict[str, int] = {}
         self.cursors: dict[tuple[str, str], str | None] = {}
-        self.failed: dict[str, str] = {}
+        self.failed: dict[str, SourceUnavailable] = {}
+        self.budget_spent: dict[str, BudgetReached] = {}
         self.answered: set[str] = set()
         self.limit_hit = False
 
@@ -174,7 +185,7 @@ class _Run:
         self.rejections[reason] = self.rejections.get(reason, 0) + 1
 
     def _fetch(self, source: SearchSource, query: str, follow: bool) -> None:
-        if source.name in self.failed:
+        if source.name in self.failed or source.name in self.budget_spent:
             return
         key = (source.name, query)
         cursor = self.cursors.get(key) if follow else None
@@ -184,11 +195,15 @@ class _Run:
             self.limit_hit = True  # the cap is reached: no request beyond it
             return
         try:
-            page = source.search(query, limit=PAGE_LIMIT, cursor=cursor)
+            page = source.search(query, limit=PAGE_LIMIT, cursor=cursor, window=self.window)
         except SourceUnavailable as error:
             metrics.source_request(source.name, ok=False)
-            log.warning("scout source %s unavailable: %s", source.name, error)
-            self.failed[source.name] = str(error)
+            log.warning("scout source unavailable: %s", error, extra={"source": source.name, "kind": str(error.kind)})
+            self.failed[source.name] = error
+            return
+        except BudgetReached as stop:
+            log.warning("scout source budget reached: %s", stop, extra={"source": source.name})
+            self.budget_spent[source.name] = stop
             return
         metrics.source_request(source.name, ok=True)
         self.answered.add(source.name)
@@ -261,9 +276,9 @@ class _Run:
             self.report(FILTERING, stage.number, f"filter and dedup after {stage.name}")
         if self.should_cancel():
             raise ScanCancelled()
-        if not self.answered:
-            raise AllSourcesUnavailable("; ".join(f"{name}: {error}" for name, error in self.failed.items())
-                                        or "no source answered")
+        if not self.answered and not self.budget_spent:
+            raise AllSourcesUnavailable("; ".join(str(error) for error in self.failed.values())
+                                        or "no source answered", self.source_errors())
         posts = sorted(self.accepted, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
         posts = posts[: self.target]
         self.counts.eligible = len(posts)
@@ -273,9 +288,14 @@ class _Run:
             target=self.target,
             shortfall_reasons=self.shortfall_reasons(len(posts)),
             stage_ms=stage_ms,
-            source_errors=dict(self.failed),
+            source_errors=self.source_errors(),
             rejections=dict(self.rejections),
         )
+
+    def source_errors(self) -> dict[str, dict[str, str]]:
+        errors = {name: {"kind": str(error.kind), "detail": error.detail} for name, error in self.failed.items()}
+        errors.update({name: {"kind": BUDGET, "detail": stop.detail} for name, stop in self.budget_spent.items()})
+        return errors
 
     def shortfall_reasons(self, eligible: int) -> list[str]:
         reasons: list[str] = []
@@ -284,7 +304,7 @@ class _Run:
         if eligible >= self.target:
             return reasons
         raw = max(self.counts.raw, 1)
-        if self.limit_hit:
+        if self.limit_hit or self.budget_spent:
             reasons.append(LIMIT_REACHED)
         else:
             reasons.append(SOURCE_EXHAUSTED)

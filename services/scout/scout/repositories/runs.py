@@ -26,7 +26,7 @@ _PENDING = "(SELECT count(*) FROM scout.posts p WHERE p.run_id = r.id AND p.outr
 _REAL_COLUMNS = """
     r.id, r.job_id, r.theme_key, r.theme_label, r.intent, r.mode, r.brand_id, r.terms, r.target_count, r.status,
     r.searched_count, r.duplicate_count, r.irrelevant_count, r.eligible_count, r.shortfall_reasons,
-    r.error_summary, r.stage_timings, r.created_at, r.started_at, r.completed_at, false AS legacy
+    r.error_summary, r.stage_timings, r.source_errors, r.created_at, r.started_at, r.completed_at, false AS legacy
 """
 
 # A legacy run's id is derived from owner and theme, so it is stable without being stored.
@@ -36,7 +36,7 @@ _LEGACY_SELECT = f"""
            '' AS intent, 'topic' AS mode, NULL::varchar AS brand_id, '[]'::jsonb AS terms,
            count(*)::int AS target_count, 'succeeded' AS status, 0 AS searched_count, 0 AS duplicate_count,
            0 AS irrelevant_count, count(*)::int AS eligible_count, '{{}}'::text[] AS shortfall_reasons,
-           '' AS error_summary, '[]'::jsonb AS stage_timings, max(p.created_at) AS created_at,
+           '' AS error_summary, '[]'::jsonb AS stage_timings, '{{}}'::jsonb AS source_errors, max(p.created_at) AS created_at,
            min(p.created_at) AS started_at, max(p.created_at) AS completed_at, true AS legacy,
            (count(*) FILTER (WHERE p.outreach_status IN ('new', 'drafted')))::int AS pending_count
     FROM scout.posts p WHERE p.owner_id = :owner AND p.run_id IS NULL

@@ -129,7 +129,9 @@ class ScanExecution:
             if self.cancel_seen or self._should_cancel():
                 self._cancel(diagnostics)
                 return
-            summary = ALL_SOURCES_DOWN if isinstance(error, AllSourcesUnavailable) else PIPELINE_FAILED
+            summary = PIPELINE_FAILED
+            if isinstance(error, AllSourcesUnavailable):
+                summary, diagnostics.source_errors = ALL_SOURCES_DOWN, error.source_errors
             log.warning("scan failed", extra={"job_id": str(self.job_id), "error": type(error).__name__})
             with self.database.transaction() as session:
                 fail_job(session, self.owner, self.job_id, summary, now_utc(), diagnostics)

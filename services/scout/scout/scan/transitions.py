@@ -24,7 +24,8 @@ class Diagnostics:
     eligible: int = 0
     shortfall_reasons: list[str] = field(default_factory=list)
     stage_timings: list[dict] = field(default_factory=list)
-    source_errors: dict[str, str] = field(default_factory=dict)
+    # Source name → {"kind", "detail"} (see ScanOutcome.source_errors).
+    source_errors: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         return {"searched": self.searched, "duplicates": self.duplicates, "irrelevant": self.irrelevant,

@@ -58,7 +58,8 @@ def test_every_candidate_is_reachable_in_pages_of_at_most_20_by_overlap(search, 
     source = (ThreadsSource(base_url=f"{search.url}/v1.0", access_token="t", search_type="TOP", timeout=5)
               if provider == "threads" else SerpSource(base_url=search.url, api_key="k", timeout=5))
     found = pages(source, TERM)
-    assert [len(p) for p in found] == [20, 20, 5]
+    # Google gives about 10 results a page whatever is asked (SerpApi's `num` has no effect)
+    assert [len(p) for p in found] == ([20, 20, 5] if provider == "threads" else [10, 10, 10, 10, 5])
     urls = [c.url for page in found for c in page]
     assert sorted(urls) == sorted(c["url"] for c in candidates())  # each once, none missing
     grams = query_grams(TERM)
@@ -70,7 +71,8 @@ def test_both_providers_answer_the_same_order_with_the_labeled_times(search):
     threads = ThreadsSource(base_url=f"{search.url}/v1.0", access_token="t", search_type="TOP", timeout=5)
     serp = SerpSource(base_url=search.url, api_key="k", timeout=5)
     first_threads, first_serp = threads.search(TERM, limit=20), serp.search(TERM, limit=20)
-    assert [c.url for c in first_threads.candidates] == [c.url for c in first_serp.candidates]
+    serp_urls = [c.url for c in first_serp.candidates]
+    assert [c.url for c in first_threads.candidates][:len(serp_urls)] == serp_urls
     by_url = {c["url"]: c for c in candidates()}
     for candidate in first_threads.candidates:
         labeled = by_url[candidate.url]["posted_at"]

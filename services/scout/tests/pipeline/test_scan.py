@@ -9,7 +9,7 @@ from scout.pipeline.scan import (
     DUPLICATE_EXHAUSTED, FILTERING, LIMIT_REACHED, MAX_RAW_PER_RUN, PREPARING, RELEVANCE_EXHAUSTED, SEARCHING,
     SOURCE_EXHAUSTED, SOURCE_UNAVAILABLE,
     AllSourcesUnavailable, ScanCancelled, result_order_key, run_scan)
-from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
+from scout.pipeline.sources.base import FailureKind, RawCandidate, SearchPage, SourceUnavailable
 
 NOW = datetime(2026, 8, 10, tzinfo=UTC)
 
@@ -43,10 +43,10 @@ class ScriptedSource:
         self.fail = fail
         self.requests = []
 
-    def search(self, query, *, limit, cursor=None):
+    def search(self, query, *, limit, cursor=None, window=None):
         self.requests.append((query, cursor, limit))
         if self.fail:
-            raise SourceUnavailable(f"{self.name}: HTTP 503")
+            raise SourceUnavailable(self.name, FailureKind.TRANSIENT, "HTTP 503")
         pages = self.pages_by_query.get(query, [])
         index = int(cursor or 0)
         page = pages[index] if index < len(pages) else []

@@ -1,32 +1,45 @@
-"""Source adapters against a local HTTP server speaking the Threads and SerpApi shapes."""
+"""Contract tests of the live source adapters: each answers the providers' documented responses
+(fixtures/<provider>/*.json: success, empty, last page, every error class) from a local server,
+sends the documented request, and turns every failure into its kind, without leaking a credential."""
 
 import json
 import logging
 import threading
-import time
-from datetime import UTC, datetime
+from collections import deque
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from devstack.infra import free_port
 from scout.pipeline.scan import SOURCE_UNAVAILABLE, AllSourcesUnavailable, run_scan
-from scout.pipeline.sources import SourceUnavailable, build_sources
+from scout.pipeline.sources import FailureKind, SearchWindow, SourceUnavailable, build_sources
 from scout.pipeline.sources.dev import DevSource
-from scout.pipeline.sources.serp import SerpSource
+from scout.pipeline.sources.http import RetryPolicy
+from scout.pipeline.sources.serp import SerpSource, parse_serp_date
 from scout.pipeline.sources.threads import ThreadsSource
 from scout.settings import ScoutSettings
 
 THREADS_TOKEN = "threads-secret-token-123"
 SERP_KEY = "serp-secret-key-456"
+FIXTURES = Path(__file__).with_name("fixtures")
+PATHS = {"threads": "/v1.0/keyword_search", "serp": "/search.json"}
+FAST = RetryPolicy(attempts=3, base_seconds=0.01, max_seconds=0.05)
+NOW = datetime(2026, 7, 20, 12, 0, tzinfo=UTC)
+
+
+def fixture(provider: str, name: str) -> tuple[int, object]:
+    data = json.loads((FIXTURES / provider / f"{name}.json").read_text(encoding="utf-8"))
+    return data["status"], data["body"]
 
 
 class Provider:
-    """A local server: each path answers with the (status, body, delay) queued for it."""
+    """A local server answering each path with its queued replies in turn (the last one repeats)."""
 
     def __init__(self):
-        self.replies = {}
+        self.replies: dict[str, deque] = {}
         self.requests = []
         provider = self
 
@@ -34,12 +47,14 @@ class Provider:
             def do_GET(self):
                 parts = urlsplit(self.path)
                 provider.requests.append((parts.path, parse_qs(parts.query), dict(self.headers)))
-                status, body, delay = provider.replies.get(parts.path, (404, "{}", 0))
-                time.sleep(delay)
+                queue = provider.replies.get(parts.path) or deque([(404, {}, {})])
+                status, body, headers = queue.popleft() if len(queue) > 1 else queue[0]
                 data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
                 self.end_headers()
                 self.wfile.write(data)
 
@@ -50,8 +65,14 @@ class Provider:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def reply(self, path, status, body, delay=0.0):
-        self.replies[path] = (status, body, delay)
+    def reply(self, path, *replies):
+        self.replies[path] = deque((status, body, headers) for status, body, headers in replies)
+
+    def serve(self, provider, *names, headers=None):
+        self.reply(PATHS[provider], *((*fixture(provider, name), headers or {}) for name in names))
+
+    def params(self, index=-1) -> dict:
+        return {key: values[0] for key, values in self.requests[index][1].items()}
 
 
 @pytest.fixture
@@ -62,124 +83,221 @@ def provider():
     server.server.server_close()
 
 
-def threads(provider, timeout=2.0):
+def threads(provider, timeout=2.0, retry=FAST):
     return ThreadsSource(base_url=provider.url + "/v1.0", access_token=THREADS_TOKEN, search_type="TOP",
-                         timeout=timeout)
+                         timeout=timeout, retry=retry)
 
 
-def serp(provider, timeout=2.0):
-    return SerpSource(base_url=provider.url, api_key=SERP_KEY, timeout=timeout)
+def serp(provider, timeout=2.0, retry=FAST):
+    return SerpSource(base_url=provider.url, api_key=SERP_KEY, timeout=timeout, retry=retry)
 
 
-THREADS_PAGE = {
-    "data": [
-        {"id": "1", "text": "颱風假宣布了，明天台北市停班停課", "permalink": "https://www.threads.net/@mei/post/C8xYz12AbCd",
-         "shortcode": "C8xYz12AbCd", "timestamp": "2023-10-17T05:42:03+0000", "username": "mei"},
-        {"id": "2", "text": "颱風假的標配：泡麵、零食、追劇", "shortcode": "DAbc123xyZ9", "timestamp": "bad",
-         "username": "kai"},
-    ],
-    "paging": {"cursors": {"before": "b1", "after": "a1"}},
-}
+def source(kind, provider, **options):
+    return threads(provider, **options) if kind == "threads" else serp(provider, **options)
 
 
-def test_threads_keyword_search_request_and_page(provider):
-    provider.reply("/v1.0/keyword_search", 200, THREADS_PAGE)
-    page = threads(provider).search("颱風假", limit=20, cursor="a0")
+# Requests.
+
+def test_threads_request_is_the_documented_keyword_search(provider):
+    provider.serve("threads", "success")
+    threads(provider).search("颱風假", limit=20, cursor="QVFIUmJ0")
     path, query, headers = provider.requests[0]
-    assert query["q"] == ["颱風假"] and query["search_type"] == ["TOP"] and query["limit"] == ["20"]
-    assert query["after"] == ["a0"]
-    assert set(query["fields"][0].split(",")) >= {"id", "text", "permalink", "shortcode", "timestamp", "username"}
-    assert THREADS_TOKEN not in path + json.dumps(query)  # the token is not in the URL
-    assert headers["Authorization"] == f"Bearer {THREADS_TOKEN}"
+    params = provider.params()
+    assert path == "/v1.0/keyword_search" and params["access_token"] == THREADS_TOKEN
+    assert params["q"] == "颱風假" and params["search_type"] == "TOP" and params["limit"] == "20"
+    assert params["after"] == "QVFIUmJ0" and "since" not in params and "search_mode" not in params
+    assert set(params["fields"].split(",")) >= {"id", "text", "permalink", "shortcode", "timestamp", "username"}
+    assert "authorization" not in {key.lower() for key in headers}
+
+
+def test_threads_recent_window_and_topic_tags(provider):
+    provider.serve("threads", "success")
+    window = SearchWindow(since=NOW - timedelta(days=7), now=NOW)
+    threads(provider).search("#颱風假", limit=20, window=window)
+    params = provider.params()
+    assert params["search_type"] == "RECENT" and params["since"] == str(int((NOW - timedelta(days=7)).timestamp()))
+    assert params["q"] == "颱風假" and params["search_mode"] == "TAG"
+
+
+def test_serp_request_is_shaped_for_traditional_chinese_taiwan(provider):
+    provider.serve("serp", "success")
+    serp(provider).search("颱風假", limit=20, cursor="10")
+    params = provider.params()
+    assert params["engine"] == "google" and params["api_key"] == SERP_KEY and params["start"] == "10"
+    assert params["q"].startswith("颱風假 ") and "site:threads.net" in params["q"]
+    assert (params["hl"], params["gl"], params["google_domain"], params["lr"]) == (
+        "zh-tw", "tw", "google.com.tw", "lang_zh-TW")
+    assert "num" not in params and "tbs" not in params  # Google ignores num; no age cut unless asked
+
+
+@pytest.mark.parametrize("days, tbs", [(1, "qdr:d"), (3, "qdr:w"), (7, "qdr:w"), (30, "qdr:m"), (200, "qdr:y")])
+def test_serp_recency_only_where_the_brief_sets_a_window(provider, days, tbs):
+    provider.serve("serp", "success")
+    serp(provider).search("颱風假", limit=20, window=SearchWindow(since=NOW - timedelta(days=days), now=NOW))
+    assert provider.params()["tbs"] == tbs and "start" not in provider.params()
+
+
+# Pages.
+
+def test_threads_page_and_paging_end(provider):
+    provider.serve("threads", "success")
+    page = threads(provider).search("颱風假", limit=20)
     first, second = page.candidates
-    assert first.posted_at == datetime(2023, 10, 17, 5, 42, 3, tzinfo=UTC) and first.author == "mei"
+    assert first.posted_at == datetime(2026, 7, 17, 5, 42, 3, tzinfo=UTC) and first.author == "mei"
     assert second.url == "https://www.threads.net/@kai/post/DAbc123xyZ9" and second.posted_at is None
-    assert page.next_cursor == "a1"
+    assert page.next_cursor == "QVFIUmx1"
+    provider.serve("threads", "last_page")
+    assert threads(provider).search("颱風假", limit=20).next_cursor is None
+    provider.serve("threads", "empty")
+    empty = threads(provider).search("颱風假", limit=20)
+    assert empty.candidates == [] and empty.next_cursor is None
 
 
-def test_serp_request_and_page(provider):
-    provider.reply("/search.json", 200, {
-        "organic_results": [
-            {"link": "https://www.threads.net/@mei/post/C8xYz12AbCd?hl=zh-tw", "title": "mei (@mei) on Threads",
-             "snippet": "颱風假宣布了，明天台北市停班停課", "date": "Oct 17, 2023"},
-            {"link": "https://www.threads.net/@mei", "title": "mei (@mei) • Threads", "snippet": "Say more"},
-        ],
-        "serpapi_pagination": {"next": "https://serpapi.com/search.json?start=20"},
-    })
-    page = serp(provider).search("颱風假", limit=20, cursor="20")
-    _path, query, _headers = provider.requests[0]
-    assert query["engine"] == ["google"] and query["start"] == ["20"] and query["api_key"] == [SERP_KEY]
-    assert query["q"][0].startswith("颱風假 ") and "site:threads.net" in query["q"][0]
-    assert page.candidates[0].text == "颱風假宣布了，明天台北市停班停課"
-    assert page.candidates[0].posted_at == datetime(2023, 10, 17, tzinfo=UTC)
-    assert page.next_cursor == "22"
+def test_serp_page_dates_and_paging_by_what_serpapi_returns(provider):
+    provider.serve("serp", "success")
+    page = serp(provider).search("颱風假", limit=20, window=SearchWindow(now=NOW))
+    urls = [c.url for c in page.candidates]
+    assert len(urls) == 4 and urls[2] == "https://www.threads.net/@mei"  # the pipeline judges identity
+    assert page.candidates[0].posted_at == NOW - timedelta(days=3)  # "3 天前" against the scan clock
+    assert page.candidates[1].posted_at == datetime(2026, 7, 10, tzinfo=UTC)
+    assert page.candidates[3].posted_at is None
+    assert page.next_cursor == "10"  # SerpApi's next page starts at 10, whatever was asked
+    provider.serve("serp", "last_page")
+    last = serp(provider).search("颱風假", limit=20, cursor="20", window=SearchWindow(now=NOW))
+    assert last.next_cursor is None and last.candidates[0].posted_at == NOW - timedelta(hours=5)
+    provider.serve("serp", "empty")
+    empty = serp(provider).search("颱風假", limit=20)
+    assert empty.candidates == [] and empty.next_cursor is None
 
 
-def test_serp_error_without_results_is_an_empty_page(provider):
-    provider.reply("/search.json", 200, {"error": "Google hasn't returned any results for this query."})
-    page = serp(provider).search("颱風假", limit=20)
-    assert page.candidates == [] and page.next_cursor is None
-
-
-@pytest.mark.parametrize("status, body, delay, message", [
-    (401, {"error": {"message": "Invalid OAuth access token"}}, 0, "HTTP 401"),
-    (429, {"error": "rate limited"}, 0, "HTTP 429"),
-    (500, "oops", 0, "HTTP 500"),
-    (503, "", 0, "HTTP 503"),
-    (200, "<html>not json</html>", 0, "malformed"),
-    (200, {"unexpected": True}, 0, "malformed"),
-    (200, {"data": "nope"}, 0, "malformed"),
-    (200, {"data": [], "paging": {}}, 1.5, "timed out"),
+@pytest.mark.parametrize("text, expected", [
+    ("3 天前", timedelta(days=3)), ("5 小時前", timedelta(hours=5)), ("12 分鐘前", timedelta(minutes=12)),
+    ("2 週前", timedelta(weeks=2)), ("1 個月前", timedelta(days=30)), ("昨天", timedelta(days=1)),
+    ("3 days ago", timedelta(days=3)), ("1 week ago", timedelta(weeks=1)), ("2 hours ago", timedelta(hours=2)),
 ])
-@pytest.mark.parametrize("kind", ["threads", "serp"])
-def test_failures_make_the_source_unavailable_without_leaking_secrets(provider, caplog, kind, status, body, delay,
-                                                                      message):
-    if kind == "serp" and body == {"data": "nope"}:
-        body = {"organic_results": "nope"}
-    provider.reply("/v1.0/keyword_search" if kind == "threads" else "/search.json", status, body, delay)
-    source = threads(provider, timeout=0.5) if kind == "threads" else serp(provider, timeout=0.5)
+def test_relative_dates_count_back_from_the_scan_clock(text, expected):
+    assert parse_serp_date(text, NOW) == NOW - expected
+
+
+def test_absolute_and_unreadable_dates():
+    assert parse_serp_date("Oct 17, 2023", NOW) == datetime(2023, 10, 17, tzinfo=UTC)
+    assert parse_serp_date("2023年10月17日", NOW) == datetime(2023, 10, 17, tzinfo=UTC)
+    assert parse_serp_date("前天下午", NOW) is None and parse_serp_date(None, NOW) is None
+
+
+# Failures.
+
+THREADS_KINDS = {
+    "expired_token": FailureKind.AUTH, "invalid_token": FailureKind.AUTH, "session_invalid": FailureKind.AUTH,
+    "permission_denied": FailureKind.PERMISSION, "permission_scope": FailureKind.PERMISSION,
+    "app_throttled": FailureKind.RATE_LIMITED, "user_throttled": FailureKind.RATE_LIMITED,
+    "page_throttled": FailureKind.RATE_LIMITED, "calls_throttled": FailureKind.RATE_LIMITED,
+    "service_unavailable": FailureKind.TRANSIENT, "unknown_error": FailureKind.TRANSIENT,
+    "gateway_html": FailureKind.TRANSIENT, "invalid_parameter": FailureKind.MALFORMED,
+    "not_a_page": FailureKind.MALFORMED,
+}
+SERP_KINDS = {
+    "invalid_key": FailureKind.AUTH, "forbidden": FailureKind.PERMISSION, "hourly_limit": FailureKind.RATE_LIMITED,
+    "out_of_searches": FailureKind.QUOTA_EXHAUSTED, "search_failed": FailureKind.TRANSIENT,
+    "search_failed_200": FailureKind.TRANSIENT, "server_error": FailureKind.TRANSIENT,
+    "bad_request": FailureKind.MALFORMED, "not_a_page": FailureKind.MALFORMED,
+}
+CASES = [("threads", name, kind) for name, kind in THREADS_KINDS.items()] + [
+    ("serp", name, kind) for name, kind in SERP_KINDS.items()]
+
+
+def test_every_fixture_is_covered():
+    for kind, table in (("threads", THREADS_KINDS), ("serp", SERP_KINDS)):
+        names = {path.stem for path in (FIXTURES / kind).glob("*.json")}
+        assert names - set(table) == {"success", "last_page", "empty"}
+
+
+@pytest.mark.parametrize("kind, name, expected", CASES)
+def test_each_error_class_is_its_kind_retried_only_when_worth_it(provider, caplog, kind, name, expected):
+    provider.serve(kind, name)
     caplog.set_level(logging.DEBUG)
     with pytest.raises(SourceUnavailable) as failure:
-        source.search("颱風假", limit=20)
-    assert message in str(failure.value)
+        source(kind, provider).search("颱風假", limit=20)
+    assert failure.value.kind == expected and failure.value.source == kind
+    assert len(provider.requests) == (FAST.attempts if expected in (FailureKind.RATE_LIMITED, FailureKind.TRANSIENT)
+                                      else 1)
     for secret in (THREADS_TOKEN, SERP_KEY):
         assert secret not in str(failure.value) and secret not in caplog.text
 
 
-def test_unreachable_provider_is_unavailable():
-    source = ThreadsSource(base_url=f"http://127.0.0.1:{free_port()}", access_token=THREADS_TOKEN,
-                           search_type="TOP", timeout=1.0)
-    with pytest.raises(SourceUnavailable):
-        source.search("颱風假", limit=20)
+@pytest.mark.parametrize("kind", ["threads", "serp"])
+def test_a_transient_failure_then_a_page_is_a_page(provider, kind):
+    failure = "service_unavailable" if kind == "threads" else "server_error"
+    provider.serve(kind, failure, "success")
+    page = source(kind, provider).search("颱風假", limit=20)
+    assert page.candidates and len(provider.requests) == 2
 
 
-def test_run_completes_on_the_other_source_and_fails_when_both_are_down(provider, caplog):
-    provider.reply("/v1.0/keyword_search", 429, {"error": "rate limited"})
-    provider.reply("/search.json", 200, {"organic_results": [
-        {"link": "https://threads.com/@mei/post/C8xYz12AbCd/", "snippet": "颱風假宣布了，明天台北市停班停課"}]})
-    brief = type("Brief", (), {"intent": "颱風假", "terms": ("颱風假",), "mode": "topic"})()
+def test_retry_after_is_honoured_and_a_long_one_is_not_waited_for(provider):
+    provider.serve("serp", "hourly_limit", "success", headers={"Retry-After": "0"})
+    assert serp(provider).search("颱風假", limit=20).candidates and len(provider.requests) == 2
+    provider.requests.clear()
+    provider.serve("serp", "hourly_limit", headers={"Retry-After": "3600"})
+    with pytest.raises(SourceUnavailable) as failure:
+        serp(provider).search("颱風假", limit=20)
+    assert failure.value.kind == FailureKind.RATE_LIMITED and failure.value.retry_after == 3600
+    assert len(provider.requests) == 1
+
+
+@pytest.mark.parametrize("kind", ["threads", "serp"])
+def test_timeouts_and_unreachable_providers_are_transient(provider, kind):
+    down = ThreadsSource(base_url=f"http://127.0.0.1:{free_port()}", access_token=THREADS_TOKEN, search_type="TOP",
+                         timeout=1.0, retry=FAST) if kind == "threads" else SerpSource(
+        base_url=f"http://127.0.0.1:{free_port()}", api_key=SERP_KEY, timeout=1.0, retry=FAST)
+    with pytest.raises(SourceUnavailable) as failure:
+        down.search("颱風假", limit=20)
+    assert failure.value.kind == FailureKind.TRANSIENT
+
+
+# The pipeline.
+
+BRIEF = type("Brief", (), {"intent": "颱風假", "terms": ("颱風假",), "mode": "topic"})()
+
+
+def test_run_completes_on_the_other_source_with_the_failure_kind(provider, caplog):
+    provider.serve("threads", "expired_token")
+    provider.serve("serp", "success")
     caplog.set_level(logging.DEBUG)
-    outcome = run_scan(brief, [threads(provider), serp(provider)], history=set(), target=5,
-                       on_progress=lambda *_: None, should_cancel=lambda: False)
-    assert [p.canonical_id for p in outcome.posts] == ["C8xYz12AbCd"]
-    assert SOURCE_UNAVAILABLE in outcome.shortfall_reasons and outcome.source_errors == {"threads": "threads: HTTP 429"}
-    provider.reply("/search.json", 502, "bad gateway")
+    outcome = run_scan(BRIEF, [threads(provider), serp(provider)], history=set(), target=5,
+                       on_progress=lambda *_: None, should_cancel=lambda: False, now=NOW)
+    assert "C8xYz12AbCd" in {p.canonical_id for p in outcome.posts}  # found by serp
+    assert SOURCE_UNAVAILABLE in outcome.shortfall_reasons
+    assert outcome.source_errors["threads"]["kind"] == "auth" and "190" in outcome.source_errors["threads"]["detail"]
+    assert "auth" in caplog.text  # the kind reaches the logs
+    provider.serve("serp", "server_error")
     with pytest.raises(AllSourcesUnavailable):
-        run_scan(brief, [threads(provider), serp(provider)], history=set(), target=5,
-                 on_progress=lambda *_: None, should_cancel=lambda: False)
+        run_scan(BRIEF, [threads(provider), serp(provider)], history=set(), target=5,
+                 on_progress=lambda *_: None, should_cancel=lambda: False, now=NOW)
     assert THREADS_TOKEN not in caplog.text and SERP_KEY not in caplog.text
 
 
-def test_build_sources_follows_configuration(monkeypatch):
-    base = {"DATABASE_URL": "postgresql://u@localhost/db", "REDIS_URL": "redis://localhost:6379/0"}
+def test_a_brief_window_reaches_the_request(provider):
+    provider.serve("threads", "empty")
+    brief = type("Brief", (), {"intent": "颱風假", "terms": ("颱風假",), "mode": "topic", "recent_days": 3})()
+    run_scan(brief, [threads(provider)], history=set(), target=5, on_progress=lambda *_: None,
+             should_cancel=lambda: False, now=NOW)
+    assert provider.params(0)["search_type"] == "RECENT"
+    assert provider.params(0)["since"] == str(int((NOW - timedelta(days=3)).timestamp()))
+
+
+def test_build_sources_follows_configuration(monkeypatch, redis_url):
+    import redis
+
+    base = {"DATABASE_URL": "postgresql://u@localhost/db", "REDIS_URL": redis_url}
     for key, value in base.items():
         monkeypatch.setenv(key, value)
+    client = redis.Redis.from_url(redis_url)
     monkeypatch.setenv("SCOUT_SOURCES", "threads, serp")
     monkeypatch.setenv("SCOUT_THREADS_ACCESS_TOKEN", THREADS_TOKEN)
     monkeypatch.setenv("SCOUT_SERP_API_KEY", SERP_KEY)
-    assert [s.name for s in build_sources(ScoutSettings())] == ["threads", "serp"]
+    assert [s.name for s in build_sources(ScoutSettings(), client)] == ["threads", "serp"]
     monkeypatch.setenv("SCOUT_SOURCES", "dev")
-    assert [s.name for s in build_sources(ScoutSettings())] == ["dev"]
+    assert [s.name for s in build_sources(ScoutSettings(), client)] == ["dev"]
     assert THREADS_TOKEN not in repr(ScoutSettings(sources="threads"))
     monkeypatch.setenv("SCOUT_SOURCES", "bing")
     with pytest.raises(ValueError):

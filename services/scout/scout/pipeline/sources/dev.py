@@ -8,7 +8,7 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-from scout.pipeline.sources.base import RawCandidate, SearchPage, SourceUnavailable
+from scout.pipeline.sources.base import ANY_AGE, FailureKind, RawCandidate, SearchPage, SearchWindow, SourceUnavailable
 from scout.pipeline.sources.lexical import overlap, query_grams
 
 CORPUS = Path(__file__).with_name("dev_corpus.jsonl")
@@ -35,11 +35,14 @@ class DevSource:
     def __init__(self, path: Path = CORPUS) -> None:
         self.path = path
 
-    def search(self, query: str, *, limit: int, cursor: str | None = None) -> SearchPage:
+    def search(self, query: str, *, limit: int, cursor: str | None = None,
+               window: SearchWindow = ANY_AGE) -> SearchPage:
+        """The sample has no clock of its own, so a window does not narrow it."""
         try:
             corpus = load_corpus(self.path)
         except (OSError, ValueError, KeyError) as error:
-            raise SourceUnavailable(f"dev corpus unreadable ({type(error).__name__})") from None
+            raise SourceUnavailable(self.name, FailureKind.MALFORMED,
+                                    f"corpus unreadable ({type(error).__name__})") from None
         grams = query_grams(query)
         ranked = sorted(
             ((overlap(grams, post.text), index) for index, post in enumerate(corpus)),

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Brief(_message.Message):
-    __slots__ = ("theme_key", "theme_label", "intent", "mode", "brand_id", "terms", "target_count")
+    __slots__ = ("theme_key", "theme_label", "intent", "mode", "brand_id", "terms", "target_count", "recent_days")
     THEME_KEY_FIELD_NUMBER: _ClassVar[int]
     THEME_LABEL_FIELD_NUMBER: _ClassVar[int]
     INTENT_FIELD_NUMBER: _ClassVar[int]
@@ -15,6 +15,7 @@ class Brief(_message.Message):
     BRAND_ID_FIELD_NUMBER: _ClassVar[int]
     TERMS_FIELD_NUMBER: _ClassVar[int]
     TARGET_COUNT_FIELD_NUMBER: _ClassVar[int]
+    RECENT_DAYS_FIELD_NUMBER: _ClassVar[int]
     theme_key: str
     theme_label: str
     intent: str
@@ -22,7 +23,8 @@ class Brief(_message.Message):
     brand_id: str
     terms: _containers.RepeatedScalarFieldContainer[str]
     target_count: int
-    def __init__(self, theme_key: _Optional[str] = ..., theme_label: _Optional[str] = ..., intent: _Optional[str] = ..., mode: _Optional[str] = ..., brand_id: _Optional[str] = ..., terms: _Optional[_Iterable[str]] = ..., target_count: _Optional[int] = ...) -> None: ...
+    recent_days: int
+    def __init__(self, theme_key: _Optional[str] = ..., theme_label: _Optional[str] = ..., intent: _Optional[str] = ..., mode: _Optional[str] = ..., brand_id: _Optional[str] = ..., terms: _Optional[_Iterable[str]] = ..., target_count: _Optional[int] = ..., recent_days: _Optional[int] = ...) -> None: ...
 
 class PageRequest(_message.Message):
     __slots__ = ("page", "page_size")
@@ -52,8 +54,16 @@ class StageTiming(_message.Message):
     duration_ms: int
     def __init__(self, stage: _Optional[str] = ..., duration_ms: _Optional[int] = ...) -> None: ...
 
+class SourceFailure(_message.Message):
+    __slots__ = ("source", "kind")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    kind: str
+    def __init__(self, source: _Optional[str] = ..., kind: _Optional[str] = ...) -> None: ...
+
 class ScoutRun(_message.Message):
-    __slots__ = ("id", "job_id", "theme_key", "theme_label", "intent", "mode", "brand_id", "target_count", "status", "searched_count", "duplicate_count", "irrelevant_count", "eligible_count", "pending_count", "shortfall_count", "shortfall_reasons", "created_at", "started_at", "completed_at", "error_summary", "stage_timings", "terms", "legacy")
+    __slots__ = ("id", "job_id", "theme_key", "theme_label", "intent", "mode", "brand_id", "target_count", "status", "searched_count", "duplicate_count", "irrelevant_count", "eligible_count", "pending_count", "shortfall_count", "shortfall_reasons", "created_at", "started_at", "completed_at", "error_summary", "stage_timings", "terms", "legacy", "source_failures")
     ID_FIELD_NUMBER: _ClassVar[int]
     JOB_ID_FIELD_NUMBER: _ClassVar[int]
     THEME_KEY_FIELD_NUMBER: _ClassVar[int]
@@ -77,6 +87,7 @@ class ScoutRun(_message.Message):
     STAGE_TIMINGS_FIELD_NUMBER: _ClassVar[int]
     TERMS_FIELD_NUMBER: _ClassVar[int]
     LEGACY_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FAILURES_FIELD_NUMBER: _ClassVar[int]
     id: str
     job_id: str
     theme_key: str
@@ -100,7 +111,8 @@ class ScoutRun(_message.Message):
     stage_timings: _containers.RepeatedCompositeFieldContainer[StageTiming]
     terms: _containers.RepeatedScalarFieldContainer[str]
     legacy: bool
-    def __init__(self, id: _Optional[str] = ..., job_id: _Optional[str] = ..., theme_key: _Optional[str] = ..., theme_label: _Optional[str] = ..., intent: _Optional[str] = ..., mode: _Optional[str] = ..., brand_id: _Optional[str] = ..., target_count: _Optional[int] = ..., status: _Optional[str] = ..., searched_count: _Optional[int] = ..., duplicate_count: _Optional[int] = ..., irrelevant_count: _Optional[int] = ..., eligible_count: _Optional[int] = ..., pending_count: _Optional[int] = ..., shortfall_count: _Optional[int] = ..., shortfall_reasons: _Optional[_Iterable[str]] = ..., created_at: _Optional[int] = ..., started_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., error_summary: _Optional[str] = ..., stage_timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., terms: _Optional[_Iterable[str]] = ..., legacy: _Optional[bool] = ...) -> None: ...
+    source_failures: _containers.RepeatedCompositeFieldContainer[SourceFailure]
+    def __init__(self, id: _Optional[str] = ..., job_id: _Optional[str] = ..., theme_key: _Optional[str] = ..., theme_label: _Optional[str] = ..., intent: _Optional[str] = ..., mode: _Optional[str] = ..., brand_id: _Optional[str] = ..., target_count: _Optional[int] = ..., status: _Optional[str] = ..., searched_count: _Optional[int] = ..., duplicate_count: _Optional[int] = ..., irrelevant_count: _Optional[int] = ..., eligible_count: _Optional[int] = ..., pending_count: _Optional[int] = ..., shortfall_count: _Optional[int] = ..., shortfall_reasons: _Optional[_Iterable[str]] = ..., created_at: _Optional[int] = ..., started_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., error_summary: _Optional[str] = ..., stage_timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., terms: _Optional[_Iterable[str]] = ..., legacy: _Optional[bool] = ..., source_failures: _Optional[_Iterable[_Union[SourceFailure, _Mapping]]] = ...) -> None: ...
 
 class ScoutPost(_message.Message):
     __slots__ = ("id", "run_id", "theme_key", "canonical_id", "url", "author", "text", "score", "match_reason", "posted_at", "created_at", "outreach_status", "draft_text")
