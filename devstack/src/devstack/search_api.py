@@ -6,6 +6,9 @@ the providers refuse.
   when missing or not the expected one), `q`, `search_type` (TOP or RECENT), `search_mode`
   (KEYWORD or TAG), `limit` (1..100), `since` (a unix time), paging by `after`
   (`paging.cursors.after` while more remain); any other value is a Graph error 100.
+- `GET /v1.0/debug_token` (`input_token`, `access_token`) with `token_scopes` and
+  `token_expires_at`, and `GET /refresh_access_token` (`grant_type=th_refresh_token`), which
+  issues a new accepted token, as Meta's token endpoints do.
 - `GET /search.json` like SerpApi's Google engine: `api_key` (401 when missing or wrong), `engine`
   google, `q` (the site filter the source appends is an operator, not words to match), `start`;
   Google gives `serp_page_size` results a page whatever `num` says;
@@ -65,6 +68,10 @@ class SearchApi:
         self.threads_token = threads_token
         self.serp_key = serp_key
         self.serp_page_size = serp_page_size
+        # What debug_token says of the Threads token, and the tokens refresh_access_token issued.
+        self.token_scopes = ["threads_basic", "threads_keyword_search"]
+        self.token_expires_at = int(time.time()) + 50 * 86400
+        self.refreshed: list[str] = []
         # Provider → (status, body) answered to every query instead of results.
         self.errors: dict[str, tuple[int, object]] = {}
         self.posts: dict[str, list[dict]] = {}
@@ -80,7 +87,9 @@ class SearchApi:
             def do_GET(self) -> None:
                 url = urlsplit(self.path)
                 params = {key: values[0] for key, values in parse_qs(url.query).items()}
-                if url.path.endswith("/keyword_search"):
+                if url.path.endswith("/debug_token") or url.path == "/refresh_access_token":
+                    self._send(*api.token_endpoint(url.path, params))
+                elif url.path.endswith("/keyword_search"):
                     refused = api.refuse_threads(params)
                     if refused:
                         self._send(*refused)
@@ -133,10 +142,29 @@ class SearchApi:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
 
+    def threads_token_valid(self, token: str) -> bool:
+        return bool(token) and (self.threads_token is None or token == self.threads_token or token in self.refreshed)
+
+    def token_endpoint(self, path: str, params: dict) -> tuple[int, dict]:
+        token = params.get("access_token", "")
+        if not self.threads_token_valid(token):
+            return 400, graph_error(190, "Invalid OAuth access token - Cannot parse access token")
+        if path == "/refresh_access_token":
+            if params.get("grant_type") != "th_refresh_token":
+                return 400, graph_error(100, "Invalid parameter")
+            with self.lock:
+                self.refreshed.append(f"refreshed-{len(self.refreshed) + 1}-{token[-6:]}")
+                self.token_expires_at = int(time.time()) + 60 * 86400
+            return 200, {"access_token": self.refreshed[-1], "token_type": "bearer", "expires_in": 60 * 86400}
+        inspected = params.get("input_token", "")
+        return 200, {"data": {"type": "USER", "application": "feeds scout", "is_valid": self.threads_token_valid(inspected),
+                              "issued_at": int(time.time()) - 86400, "expires_at": self.token_expires_at,
+                              "data_access_expires_at": self.token_expires_at, "scopes": list(self.token_scopes),
+                              "user_id": "17841400000000000"}}
+
     def refuse_threads(self, params: dict) -> tuple[int, dict] | None:
         """Meta's answer to a keyword search it would not run: a Graph error body."""
-        token = params.get("access_token", "")
-        if not token or (self.threads_token is not None and token != self.threads_token):
+        if not self.threads_token_valid(params.get("access_token", "")):
             return 400, graph_error(190, "Invalid OAuth access token - Cannot parse access token")
         problems = [
             not params.get("q"),
@@ -186,6 +214,8 @@ class SearchApi:
         with self.lock:
             self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
             self.failing_providers, self.errors = set(), {}
+            self.token_scopes = ["threads_basic", "threads_keyword_search"]
+            self.token_expires_at = int(time.time()) + 50 * 86400
 
     def add(self, query: str, posts: list[dict]) -> None:
         self.posts[query] = posts

@@ -30,12 +30,19 @@ def registrations(service: ServiceDefinition) -> list[Registration]:
 @dataclass
 class ScoutServiceDefinition(ServiceDefinition):
     def build_server(self) -> ServiceServer:
-        """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled; the
-        watchdog stops when the server starts draining."""
+        """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
+        with the Threads source, its token's care (self-check and refresh); both stop when the
+        server starts draining."""
+        import redis
+
+        from scout.pipeline.sources.threads_token import ThreadsToken
         from scout.scan import watchdog
 
         server = super().build_server()
         server.on_drain(watchdog.start(self.database, self.settings).set)
+        if "threads" in self.settings.source_names:
+            care = ThreadsToken(self.settings, self.database, redis.Redis.from_url(self.settings.redis_url))
+            server.on_drain(care.start().set)
         return server
 
 

@@ -155,3 +155,17 @@ class Homework(Base):
     brief: Mapped[dict] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class SourceCredential(Base):
+    """A provider credential refreshed by the service (the Threads long-lived token), encrypted with
+    SCOUT_CREDENTIALS_KEY. It stands for the configured seed credential it was refreshed from, and
+    only while that seed is configured (a new seed in the Secret wins)."""
+
+    __tablename__ = "source_credentials"
+
+    source: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seed_fingerprint: Mapped[str] = mapped_column(String(64))
+    ciphertext: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    refreshed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Literal
+
+from cryptography.fernet import Fernet
 
 from pydantic import AwareDatetime, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import SettingsConfigDict
@@ -44,6 +47,13 @@ class ScoutSettings(ServiceSettings):
     # Share of Meta's 2,200 keyword queries per user per rolling 24 h that this deployment may use
     # (the limit is shared with every other app the token's user authorizes).
     threads_daily_share: float = Field(default=0.9, gt=0, le=1)
+    # The token self-check (debug_token) runs at server start and then this often.
+    threads_token_check_seconds: float = Field(default=3600.0, gt=0)
+    # A long-lived token is refreshed once it has fewer days left than this (it lasts 60 days).
+    threads_refresh_days: int = Field(default=30, ge=1, le=59)
+    # Fernet key (32 url-safe base64 bytes) sealing refreshed tokens in the scout schema; unset, no
+    # refresh is kept and the token must be replaced in the Secret before it expires.
+    credentials_key: SecretStr | None = None
     serp_base_url: str = "https://serpapi.com"
     serp_api_key: SecretStr | None = Field(default=None, validate_default=True)
     # Searches per rolling hour across all workers; keep it within the SerpApi plan's hourly throughput.
@@ -77,6 +87,20 @@ class ScoutSettings(ServiceSettings):
     @property
     def source_names(self) -> list[str]:
         return self.sources.split(",")
+
+    @field_validator("credentials_key")
+    @classmethod
+    def _credentials_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and value.get_secret_value():
+            try:
+                Fernet(value.get_secret_value())
+            except ValueError:
+                raise ValueError("expected a Fernet key: 32 url-safe base64-encoded bytes") from None
+        return value or None
+
+    @property
+    def threads_refresh_before(self) -> timedelta:
+        return timedelta(days=self.threads_refresh_days)
 
     @property
     def threads_daily_queries(self) -> int:

@@ -21,7 +21,7 @@ def _redis() -> redis.Redis:
 def _sources():
     from scout.pipeline.sources import build_sources
 
-    return build_sources(SERVICE.settings, _redis())
+    return build_sources(SERVICE.settings, _redis(), SERVICE.database)
 
 
 @dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, max_retries=5, min_backoff=500, max_backoff=10_000,

@@ -295,9 +295,9 @@ def test_build_sources_follows_configuration(monkeypatch, redis_url):
     monkeypatch.setenv("SCOUT_SOURCES", "threads, serp")
     monkeypatch.setenv("SCOUT_THREADS_ACCESS_TOKEN", THREADS_TOKEN)
     monkeypatch.setenv("SCOUT_SERP_API_KEY", SERP_KEY)
-    assert [s.name for s in build_sources(ScoutSettings(), client)] == ["threads", "serp"]
+    assert [s.name for s in build_sources(ScoutSettings(), client, None)] == ["threads", "serp"]
     monkeypatch.setenv("SCOUT_SOURCES", "dev")
-    assert [s.name for s in build_sources(ScoutSettings(), client)] == ["dev"]
+    assert [s.name for s in build_sources(ScoutSettings(), client, None)] == ["dev"]
     assert THREADS_TOKEN not in repr(ScoutSettings(sources="threads"))
     monkeypatch.setenv("SCOUT_SOURCES", "bing")
     with pytest.raises(ValueError):
