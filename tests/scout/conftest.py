@@ -48,6 +48,8 @@ def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
         "SCOUT_THREADS_BASE_URL": f"{threads_api.url}/v1.0",
         "SCOUT_SERP_API_KEY": SERP_KEY,
         "SCOUT_SERP_BASE_URL": threads_api.url,
+        # The suite's scans share one account budget; a test of the budget sets its own.
+        "SCOUT_SERP_HOURLY_SEARCHES": "100000",
         "SCOUT_WATCHDOG_INTERVAL_SECONDS": "0.5",
         "SCOUT_OUTBOX_REDELIVER_SECONDS": "3",
         "SCOUT_WORKER_THREADS": "2",
