@@ -111,6 +111,8 @@ def scout_stack(search: GroupSearch) -> Iterator[str]:
         "SCOUT_THREADS_ACCESS_TOKEN": "eval-threads-token",
         "SCOUT_SERP_BASE_URL": search.url,
         "SCOUT_SERP_API_KEY": "eval-serp-key",
+        # Every group's scans share one account budget: the evaluation measures relevance, not quotas.
+        "SCOUT_SERP_HOURLY_SEARCHES": "100000",
         "SCOUT_SCAN_NOW": NOW.isoformat(),
     }
     group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
