@@ -40,7 +40,7 @@ lint: install
 	@$(VENV)/bin/mypy $(TYPED)
 
 run: install
-	FEEDS_ENV=dev $(PY) -m devstack
+	@FEEDS_ENV=dev $(PY) -m devstack
 
 test: system-deps install
 	FEEDS_ENV=dev $(PY) -m pytest $(PYTEST_ARGS)
