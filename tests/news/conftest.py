@@ -15,7 +15,7 @@ from tests.news.stack import NewsStack, start
 def news(platform_env, database_url, tmp_path_factory) -> Iterator[NewsStack]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("news-logs"), env=platform_env)
     try:
-        stack = NewsStack(start(group, {"NEWS_OUTBOX_REDELIVER_SECONDS": "5"}), database_url)
+        stack = NewsStack(start(group), database_url)
         yield stack
         stack.close()
     finally:

@@ -20,9 +20,9 @@ from feeds.news.v1 import identity_pb2, identity_pb2_grpc, posts_pb2, posts_pb2_
 JWT_SECRET = "news-tests-jwt-secret-0123456789abcdef"
 
 
-def start(group: ProcessGroup, news_env: dict[str, str], kinds=("server", "worker", "relay")) -> Platform:
+def start(group: ProcessGroup, news_env: dict[str, str] | None = None, kinds=("server", "worker", "relay")) -> Platform:
     ports = Ports.free()
-    platform = Platform(group, ports=ports, extra_env={"news": news_env, "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET}})
+    platform = Platform(group, ports=ports, extra_env={"news": news_env or {}, "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET}})
     group.run("news-migrate", python_module("news", "migrate"), platform.service_env("news"))
     platform.start_service("news", kinds)
     platform.start_gateway()

@@ -51,7 +51,6 @@ def scout_env(threads_api: ThreadsApi) -> dict[str, str]:
         # The suite's scans share one account budget; a test of the budget sets its own.
         "SCOUT_SERP_HOURLY_SEARCHES": "100000",
         "SCOUT_WATCHDOG_INTERVAL_SECONDS": "0.5",
-        "SCOUT_OUTBOX_REDELIVER_SECONDS": "3",
         "SCOUT_WORKER_THREADS": "2",
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -208,7 +209,7 @@ def test_a_run_whose_job_cannot_be_scheduled_becomes_failed(processes, scout_sta
     # Given a deployment of its own (no other relay shares its outbox) whose jobs go to a queue
     # namespace no worker listens on, and whose outbox gives up after one delivery
     env = {**scout_env(threads_api), "DATABASE_URL": fresh_database_url, "REDIS_NAMESPACE": f"{redis_namespace}-nowhere",
-           "SCOUT_OUTBOX_MAX_ATTEMPTS": "1", "SCOUT_OUTBOX_REDELIVER_SECONDS": "1"}
+           "SCOUT_OUTBOX_MAX_ATTEMPTS": "1", "SCOUT_OUTBOX_LEASE_SECONDS": "1"}
     processes.run("scout-migrate-x", python_module("scout", "migrate"), env)
     member = Member(_small_stack(processes, scout_stack, env, relay=True))
     created = member.scan(intent="鬼滅之刃", terms=["鬼滅之刃"], target_count=3)
@@ -252,7 +253,8 @@ def test_a_worker_that_loses_its_lock_mid_run_hands_the_job_to_a_retry(member: M
     threads_api.delay[term] = 1.0
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
     job_id = created["job"]["id"]
-    wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "running", "job running", timeout=30)
+    # (mid-stage: its first search request has reached the source)
+    wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
     # When its lock expires mid-run
     assert redis.Redis.from_url(redis_url).delete(scan_lock_key(redis_namespace, job_id)) == 1
     # Then the job is not left running: a retry takes it over and publishes the results once
@@ -261,6 +263,39 @@ def test_a_worker_that_loses_its_lock_mid_run_hands_the_job_to_a_retry(member: M
     assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run["id"]) == 4
     assert member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "succeeded"
     assert threads_api.requests_for(term) >= 2  # the first attempt stopped, the retry asked again
+
+
+def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Member, threads_api: ThreadsApi,
+                                                                     seed: Seed, scout_stack) -> None:
+    # Given a scan under way on one of the two workers, in the middle of a slow search
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 4))
+    threads_api.delay[term] = 3.0
+    created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
+    job_id = created["job"]["id"]
+    wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
+    first = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
+    # When that worker process is killed without warning (its parent and siblings too)
+    group = scout_stack.group
+    pgid = os.getpgid(int(first.split(":")[1]))
+    killed = next(p for p in group.processes if p.popen.pid == pgid)
+    os.killpg(pgid, signal.SIGKILL)
+    killed.popen.wait()
+    killed_at = time.monotonic()
+    threads_api.delay[term] = 0
+    try:
+        # Then the other worker takes the job over within seconds, once the dead one's lease and
+        # scan lock have lapsed, and the run succeeds with its results published once
+        wait_for(lambda: seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id) != first,
+                 "job taken over", timeout=60)
+        taken_over = time.monotonic() - killed_at
+        assert taken_over <= 10, f"job taken over {taken_over:.1f} s after the kill"
+        run = member.wait_terminal(created["run"]["id"], timeout=60)
+        assert run["status"] == "succeeded" and run["eligible_count"] == 4
+        assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run["id"]) == 4
+    finally:
+        group.processes.remove(killed)
+        group.start(killed.name, python_module("scout", "worker"), scout_stack.service_env("scout"))
 
 
 def test_a_running_job_whose_worker_is_gone_is_failed_by_the_watchdog(member: Member, seed: Seed,

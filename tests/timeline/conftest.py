@@ -32,7 +32,7 @@ class TimelineStack:
             group,
             ports=Ports.free(),
             extra_env={
-                "timeline": {"TIMELINE_OUTBOX_REDELIVER_SECONDS": "2", "TIMELINE_FANOUT_CHUNK_SIZE": "50",
+                "timeline": {"TIMELINE_FANOUT_CHUNK_SIZE": "50",
                              "TIMELINE_WORKER_THREADS": "2", **(timeline_env or {})},
                 "gateway": {"TIMELINE_HOST_KEYS": json.dumps(TENANTS)},
             },

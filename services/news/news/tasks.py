@@ -16,7 +16,7 @@ def _replica_actor(actor_name: str):
             events.apply(session, actor_name, event)
 
     apply.__name__ = actor_name.rsplit(".", 1)[-1]
-    return dramatiq.actor(apply, queue_name=jobs.IDENTITY_QUEUE, actor_name=actor_name, max_retries=10, time_limit=30_000)
+    return dramatiq.actor(apply, queue_name=jobs.IDENTITY_QUEUE, actor_name=actor_name, time_limit=30_000)
 
 
 user_upserted = _replica_actor(jobs.USER_UPSERTED)
@@ -25,6 +25,6 @@ company_upserted = _replica_actor(jobs.COMPANY_UPSERTED)
 company_suspended = _replica_actor(jobs.COMPANY_SUSPENDED)
 
 
-@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, max_retries=10, time_limit=30_000)
+@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, time_limit=30_000)
 def post_published(post_id: str) -> None:
     publish_post_published(SERVICE.database, dramatiq.get_broker().client, SERVICE.settings.redis_namespace, post_id)

@@ -1,7 +1,14 @@
-"""Dramatiq over Redis: one broker per process, per-service queues, outbox acknowledgement.
+"""Dramatiq over Redis: one broker per process, per-service queues, leased outbox delivery.
 
 `configure_broker` must run before any actor module is imported (Dramatiq binds actors to the
 global broker at declaration).
+
+Dramatiq's own retries are off: a failed job is released to the outbox with a backoff, and the
+outbox relay sends it again (see `outbox`), so every job has one retry policy and one record.
+A worker process is declared dead by the other workers once Redis has heard nothing from it for
+`WORKER_PRESENCE_TIMEOUT_MS`, and the messages it had fetched go back to their queue. Every worker
+process polls its (always empty) delay queues at least every `dramatiq_worker_timeout`, which keeps
+its presence fresh while it lives, however long its jobs run.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from typing import Any
 import dramatiq
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.middleware import Middleware
+from dramatiq.middleware import Middleware, Retries, default_middleware
 
 from feeds_runtime import context
 from feeds_runtime.settings import InfraSettings
@@ -22,6 +29,11 @@ log = logging.getLogger("feeds.jobs")
 
 OUTBOX_ID_OPTION = "outbox_id"
 REQUEST_ID_OPTION = "request_id"
+
+WORKER_PRESENCE_TIMEOUT_MS = 5_000
+# Out of a million Redis commands, how many also return a dead worker's messages to their queue:
+# one in twenty, so an idle queue (polled ten times a second) is swept within seconds.
+MAINTENANCE_CHANCE = 50_000
 
 
 class RequestIdMiddleware(Middleware):
@@ -38,7 +50,13 @@ class RequestIdMiddleware(Middleware):
 
 
 def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware] = ()) -> RedisBroker:
-    broker = RedisBroker(url=settings.redis_url, namespace=settings.redis_namespace)
+    broker = RedisBroker(
+        url=settings.redis_url,
+        namespace=settings.redis_namespace,
+        middleware=[m() for m in default_middleware if m is not Retries],
+        heartbeat_timeout=WORKER_PRESENCE_TIMEOUT_MS,
+        maintenance_chance=MAINTENANCE_CHANCE,
+    )
     broker.add_middleware(RequestIdMiddleware())
     for item in middleware:
         broker.add_middleware(item)

@@ -28,7 +28,7 @@ from feeds_runtime.jobs import configure_broker
 from feeds_runtime.logs import configure_logging
 from feeds_runtime.observability import metrics
 from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
-from feeds_runtime.outbox import OutboxAck, Relay
+from feeds_runtime.outbox import OutboxLeases, Relay
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import ServiceSettings, load_settings
 
@@ -76,9 +76,10 @@ class ServiceDefinition:
                              invalid_input=self.invalid_input)
 
     def configure_worker(self) -> RedisBroker:
-        """Set the process's Dramatiq broker (with outbox acknowledgement) before actors are declared."""
+        """Set the process's Dramatiq broker (with leased outbox delivery) before actors are declared."""
         configure_logging(self.name, self.settings.log_level)
-        middleware: list[Middleware] = [OutboxAck(self.database.engine, self.outbox)]
+        middleware: list[Middleware] = [
+            OutboxLeases(self.database.engine, self.outbox, lease_seconds=self.settings.outbox_lease_seconds)]
         if self.settings.metrics_port:
             # Dramatiq's own message counters and durations, served by its exposition process on the
             # port `main` passed on (summing every worker process's samples).
@@ -97,7 +98,6 @@ class ServiceDefinition:
             self.database.engine,
             self.outbox,
             configure_broker(self.settings),
-            redeliver_after=self.settings.outbox_redeliver_seconds,
             max_attempts=self.settings.outbox_max_attempts,
             on_cycle=heartbeat.beat if heartbeat else None,
         )

@@ -82,8 +82,9 @@ class ServiceSettings(InfraSettings):
     # Seconds a stopping worker waits for running jobs; keep it below the pod's termination grace
     # period so a job is finished rather than killed (an unfinished one is redelivered anyway).
     worker_shutdown_seconds: float = Field(default=60.0, gt=0)
-    # An outbox row enqueued but not acknowledged by its actor after this long is sent again.
-    outbox_redeliver_seconds: float = Field(default=60.0, gt=0)
+    # A running job's claim on its outbox row lasts this long unless its worker extends it (every third
+    # of it); once a claim lapses (the worker died or hangs), the relay sends the job again.
+    outbox_lease_seconds: float = Field(default=5.0, ge=1)
     outbox_max_attempts: int = Field(default=20, ge=1)
     # Where the process serves its Prometheus metrics; port 0 turns metrics off for the process.
     metrics_host: str = "127.0.0.1"

@@ -1,5 +1,6 @@
-"""The transactional outbox delivers every job at least once and the idempotent effect exactly once,
-even when the relay dies between enqueue and mark, or Redis loses every queued message."""
+"""The transactional outbox runs every job, and each exactly once: when the relay dies between
+enqueue and mark, Redis loses every queued message, messages are duplicated and two relays run,
+or the database goes away just as a job is to be acknowledged."""
 
 from __future__ import annotations
 
@@ -7,20 +8,26 @@ import sys
 import time
 from pathlib import Path
 
+import dramatiq
 import pytest
 import redis
+from dramatiq.brokers.redis import RedisBroker
 from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from devstack.infra import free_port
-from devstack.processes import python_module
+from devstack.processes import python_module, wait_for
 from feeds_runtime.db import make_engine
+from feeds_runtime.jobs import OUTBOX_ID_OPTION
 from feeds_runtime.outbox import add_many
 
 sys.path.insert(0, str(Path(__file__).parent))
-from outbox_probe.app import ACTOR, QUEUE, create_schema, effects, executions, outbox
+from outbox_probe.app import ACTOR, HELD_PREFIX, QUEUE, create_schema, effects, executions, outbox
+from tcp_proxy import TcpProxy
 
 PROBE_PATH = str(Path(__file__).parent)
+NAMESPACE = "outbox-probe"
 
 
 @pytest.fixture
@@ -42,8 +49,9 @@ def engine(database_url):
     engine.dispose()
 
 
-def probe_env(database_url: str, redis_url: str) -> dict[str, str]:
-    return {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "PYTHONPATH": PROBE_PATH}
+def probe_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    return {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "REDIS_NAMESPACE": NAMESPACE, "PYTHONPATH": PROBE_PATH,
+            **extra}
 
 
 def enqueue_jobs(engine, keys: list[str]) -> None:
@@ -56,12 +64,23 @@ def start_worker(processes, env):
                                                    "--threads", "2", "--queues", QUEUE), env)
 
 
-def start_relay(processes, env, redeliver: float = 1.0):
+def start_relay(processes, env, name: str = "relay"):
     code = ("from feeds_runtime.db import make_engine; from feeds_runtime.jobs import configure_broker;"
             "from feeds_runtime.outbox import Relay; from outbox_probe.app import outbox, settings;"
             "s = settings(); Relay(make_engine(s.database_url, pool_size=2), outbox, configure_broker(s),"
-            f" redeliver_after={redeliver}, poll_seconds=0.2).run()")
-    return processes.start("relay", [sys.executable, "-c", code], env)
+            " poll_seconds=0.2).run()")
+    return processes.start(name, [sys.executable, "-c", code], env)
+
+
+def wait_all_relayed(engine, relay) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        with engine.connect() as connection:
+            waiting = connection.execute(select(func.count()).where(outbox.c.enqueued_at.is_(None))).scalar_one()
+        if waiting == 0:
+            return
+        assert time.monotonic() < deadline and relay.popen.poll() is None
+        time.sleep(0.05)
 
 
 def wait_effects(engine, keys: list[str], timeout: float = 60.0) -> None:
@@ -110,16 +129,9 @@ def test_redis_emptied_after_enqueue(engine, database_url, private_redis, proces
     # Given jobs enqueued on Redis while no worker runs
     env = probe_env(database_url, private_redis)
     keys = [f"job-{i}" for i in range(20)]
-    relay = start_relay(processes, env, redeliver=1.0)
+    relay = start_relay(processes, env)
     enqueue_jobs(engine, keys)
-    deadline = time.monotonic() + 30
-    while True:
-        with engine.connect() as connection:
-            waiting = connection.execute(select(func.count()).where(outbox.c.enqueued_at.is_(None))).scalar_one()
-        if waiting == 0:
-            break
-        assert time.monotonic() < deadline and relay.popen.poll() is None
-        time.sleep(0.05)
+    wait_all_relayed(engine, relay)
 
     # When Redis loses everything before any worker took a message
     redis.Redis.from_url(private_redis).flushall()
@@ -129,3 +141,54 @@ def test_redis_emptied_after_enqueue(engine, database_url, private_redis, proces
     wait_effects(engine, keys)
     assert effect_keys(engine) == sorted(keys)
     assert execution_count(engine) == len(keys)
+
+
+def test_duplicated_messages_and_two_relays_run_each_job_once(engine, database_url, private_redis, processes):
+    # Given two relays sharing one outbox, and every job's message in Redis three more times
+    env = probe_env(database_url, private_redis)
+    keys = [f"job-{i}" for i in range(30)]
+    relays = [start_relay(processes, env, name) for name in ("relay-1", "relay-2")]
+    enqueue_jobs(engine, keys)
+    for relay in relays:
+        wait_all_relayed(engine, relay)
+    broker = RedisBroker(url=private_redis, namespace=NAMESPACE)
+    with engine.connect() as connection:
+        rows = connection.execute(select(outbox.c.id, outbox.c.args)).all()
+    for row in rows * 3:
+        broker.enqueue(dramatiq.Message(queue_name=QUEUE, actor_name=ACTOR, args=tuple(row.args), kwargs={},
+                                        options={OUTBOX_ID_OPTION: row.id}))
+    # When a worker runs them all
+    start_worker(processes, env)
+    # Then each job ran once: every copy after the first found its row claimed or acknowledged
+    wait_effects(engine, keys)
+    assert effect_keys(engine) == sorted(keys)
+    wait_for(lambda: broker.client.llen(f"{NAMESPACE}:{QUEUE}") == 0, "every copy handled", processes, 60)
+    assert execution_count(engine) == len(keys)
+    with engine.connect() as connection:
+        assert connection.execute(select(func.max(outbox.c.attempts))).scalar_one() == 1
+
+
+def test_acknowledgement_survives_a_database_blip(engine, database_url, private_redis, processes, tmp_path):
+    # Given a worker that reaches PostgreSQL through a proxy, running a job that has committed its
+    # effect and is about to return
+    url = make_url(database_url)
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    try:
+        through_proxy = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+        key = f"{HELD_PREFIX}ack"
+        env = probe_env(database_url, private_redis, PROBE_SIGNAL_DIR=str(tmp_path))
+        start_relay(processes, env)
+        start_worker(processes, {**env, "DATABASE_URL": through_proxy})
+        enqueue_jobs(engine, [key])
+        wait_for(lambda: (tmp_path / f"committed-{key}").exists(), "job committed", processes, 60)
+        # When the database connection drops and stays away for longer than the job's lease just as
+        # the job returns
+        proxy.cut()
+        (tmp_path / f"release-{key}").touch()
+        time.sleep(7)
+        proxy.restore()
+        # Then the acknowledgement is retried until it lands: the job is not run a second time
+        wait_effects(engine, [key])
+        assert execution_count(engine) == 1
+    finally:
+        proxy.close()

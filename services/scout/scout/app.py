@@ -32,12 +32,15 @@ class ScoutServiceDefinition(ServiceDefinition):
     def build_server(self) -> ServiceServer:
         """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
         with the Threads source, its token's care (self-check and refresh); both stop when the
-        server starts draining."""
+        server starts draining. The segmentation dictionary is loaded first, so no request waits
+        for it past its deadline."""
         import redis
 
         from scout.pipeline.sources.threads_token import ThreadsToken
+        from scout.pipeline.text import load_dictionary
         from scout.scan import watchdog
 
+        load_dictionary()
         server = super().build_server()
         server.on_drain(watchdog.start(self.database, self.settings).set)
         if "threads" in self.settings.source_names:

@@ -21,8 +21,9 @@ class ScoutSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="SCOUT_", extra="ignore")
 
     grpc_port: int = 50053
-    # A scan job's Redis lock lives this long unless its worker renews it (at every progress step).
-    scan_lock_seconds: float = Field(default=120.0, gt=0)
+    # A scan job's Redis lock lives this long unless its worker renews it (a live worker does, every
+    # third of it), so a dead worker's job is taken over within seconds.
+    scan_lock_seconds: float = Field(default=6.0, ge=1)
     # A job still queued after this long was never picked up: its run is failed, not left queued.
     schedule_timeout_seconds: float = Field(default=3600.0, gt=0)
     # How often the server looks for jobs that cannot be scheduled.

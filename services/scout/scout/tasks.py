@@ -24,7 +24,7 @@ def _sources():
     return build_sources(SERVICE.settings, _redis(), SERVICE.database)
 
 
-@dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, max_retries=5, min_backoff=500, max_backoff=10_000,
+@dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, min_backoff=500, max_backoff=2_000,
                 time_limit=15 * 60 * 1000)
 def scan_run(job_id: str, owner_id: str) -> None:
     """Run one scan job of `owner_id`. A redelivered or duplicate message finds the job finished

@@ -12,9 +12,9 @@ from timeline import jobs, metrics
 from timeline.app import SERVICE
 from timeline.projection import Projection
 
-# Retries back off quickly: a job fails mostly on a lost connection, and the outbox re-sends anything
-# that exhausts them.
-RETRY = {"max_retries": 10, "min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
+# A failed job is sent again by the outbox after a backoff that starts short: a job fails mostly on a
+# lost connection.
+RETRY = {"min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
 # Entries kept in the events stream; consumers read it by post id, so a re-sent event is harmless.
 EVENTS_STREAM_LENGTH = 100_000
 

@@ -11,6 +11,9 @@ from feeds_runtime.settings import InfraSettings
 SCHEMA = "outbox_probe"
 QUEUE = "outbox_probe.jobs"
 ACTOR = "record_effect"
+# A job whose key starts so waits, after its commit, until the test releases it.
+HELD_PREFIX = "held-"
+# A job whose key starts so waits, after its commit, until the test releases it.
 
 metadata = schema_metadata(SCHEMA)
 outbox = outbox_table(metadata)

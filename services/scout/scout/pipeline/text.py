@@ -40,6 +40,11 @@ def _base() -> jieba.Tokenizer:
     return _BASE
 
 
+def load_dictionary() -> None:
+    """Load jieba's base dictionary now (seconds of work) rather than on the first brief."""
+    _base()
+
+
 def dictionary_frequency(word: str) -> int:
     """How common a word is in jieba's base dictionary; 0 when it is not a dictionary word."""
     return _base().FREQ.get(word, 0)

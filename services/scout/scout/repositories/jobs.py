@@ -104,31 +104,38 @@ class JobRepository:
             {"id": job_id, "owner": owner, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},
         ).one_or_none()
 
-    def stalled(self, *, stale_seconds: float, limit: int = 100) -> list[Row]:
-        """Running jobs no worker has touched for `stale_seconds` (id, owner_id); the caller checks
-        that no worker holds their lock before failing them."""
+    def stalled(self, *, stale_seconds: float, max_attempts: int, actor_name: str, limit: int = 100) -> list[Row]:
+        """Running jobs no worker has touched for `stale_seconds` (id, owner_id) and that the outbox
+        will not deliver again (acknowledged, or out of attempts); the caller checks that no worker
+        holds their lock before failing them."""
         return self.session.execute(
-            text("""SELECT id, owner_id FROM scout.jobs
-                    WHERE status = 'running' AND updated_at < now() - make_interval(secs => :stale)
-                    ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED"""),
-            {"stale": stale_seconds, "limit": limit},
+            text("""SELECT j.id, j.owner_id FROM scout.jobs j
+                    WHERE j.status = 'running' AND j.updated_at < now() - make_interval(secs => :stale)
+                      AND NOT EXISTS (
+                          SELECT 1 FROM scout.outbox o
+                          WHERE o.acked_at IS NULL AND o.actor_name = :actor AND o.args ->> 0 = j.id::text
+                            AND o.attempts < :max_attempts)
+                    ORDER BY j.updated_at LIMIT :limit FOR UPDATE OF j SKIP LOCKED"""),
+            {"stale": stale_seconds, "max_attempts": max_attempts, "actor": actor_name, "limit": limit},
         ).all()
 
-    def unschedulable(self, *, queued_timeout: float, redeliver_seconds: float, max_attempts: int,
+    def unschedulable(self, *, queued_timeout: float, settle_seconds: float, max_attempts: int,
                       actor_name: str, limit: int = 100) -> list[Row]:
         """Jobs that will never run: queued past the scheduling timeout, or whose outbox row used up
-        its delivery attempts without an acknowledgement and no worker has touched since."""
+        its delivery attempts without an acknowledgement, with no attempt running or waiting for
+        `settle_seconds`, and that no worker has touched since."""
         return self.session.execute(
             text("""SELECT j.id, j.owner_id FROM scout.jobs j
                     WHERE j.status = ANY(:active) AND (
                         (j.status = 'queued' AND j.created_at < now() - make_interval(secs => :queued_timeout))
-                        OR (j.updated_at < now() - make_interval(secs => :redeliver) AND EXISTS (
+                        OR (j.updated_at < now() - make_interval(secs => :settle) AND EXISTS (
                             SELECT 1 FROM scout.outbox o
                             WHERE o.acked_at IS NULL AND o.actor_name = :actor AND o.args ->> 0 = j.id::text
                               AND o.attempts >= :max_attempts
-                              AND o.enqueued_at < now() - make_interval(secs => :redeliver))))
+                              AND coalesce(o.lease_until, o.enqueued_at, o.created_at)
+                                  < now() - make_interval(secs => :settle))))
                     ORDER BY j.created_at LIMIT :limit
-                    FOR UPDATE SKIP LOCKED"""),
-            {"active": list(ACTIVE_STATUSES), "queued_timeout": queued_timeout, "redeliver": redeliver_seconds,
+                    FOR UPDATE OF j SKIP LOCKED"""),
+            {"active": list(ACTIVE_STATUSES), "queued_timeout": queued_timeout, "settle": settle_seconds,
              "max_attempts": max_attempts, "actor": actor_name, "limit": limit},
         ).all()

@@ -5,9 +5,11 @@ that the immutable payload names the job's run; run the staged pipeline, reporti
 counts and honouring cancellation between stages; then publish every result and the final counts
 in one transaction with the run's and job's terminal updates, or fail the run with nothing published.
 
-Every query names the job's owner, as the claimed job records it. A worker whose lock expired
-raises LockLost, so the message is retried and the next attempt (holding the lock) takes the job
-over from the start; a worker whose job was taken over or ended meanwhile stops without writing.
+Every query names the job's owner, as the claimed job records it. While the scan runs, a thread
+renews the lock every third of its life, so a live worker keeps it through a long stage and a dead
+one loses it within `scan_lock_seconds`. A worker whose lock was lost raises LockLost at its next
+step, so the message is retried and the next attempt (holding the lock) takes the job over from the
+start; a worker whose job was taken over or ended meanwhile stops without writing.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -79,18 +82,22 @@ class ScanExecution:
         self.owner = owner
         self.worker = worker_id()
         self.sources_factory = sources_factory
-        self.lock = redis_client.lock(lock_key, timeout=lock_seconds, blocking=False)
+        # Not thread-local: the keeper thread renews the lock the worker thread acquired.
+        self.lock = redis_client.lock(lock_key, timeout=lock_seconds, blocking=False, thread_local=False)
+        self.lock_keeper = LockKeeper(self.lock, lock_seconds)
 
     def execute(self) -> None:
         if not self.lock.acquire(token=self.worker):
             raise JobBusy(str(self.job_id))
+        self.lock_keeper.start()
         try:
             self._execute()
         finally:
+            self.lock_keeper.stop()
             try:
                 self.lock.release()
-            except LockError:
-                pass  # expired meanwhile; nothing of ours to release
+            except (LockError, redis.RedisError):
+                pass  # expired or unreachable meanwhile: it lapses by itself
 
     def _execute(self) -> None:
         with self.database.transaction() as session:
@@ -148,10 +155,8 @@ class ScanExecution:
         self._publish(outcome, diagnostics)
 
     def _renew_lock(self) -> None:
-        try:
-            self.lock.reacquire()
-        except LockError:
-            raise LockLost(str(self.job_id)) from None
+        if not self.lock_keeper.renew():
+            raise LockLost(str(self.job_id))
 
     def _progress(self, step: ScanProgress, counts: ScanCounts) -> None:
         """The job's step and counts, and the run's current counts, in one transaction."""
@@ -217,6 +222,52 @@ class ScanExecution:
             )
             if not published:
                 raise _NotPublished  # rolls the results back with the transaction
+
+
+class LockKeeper:
+    """Renews a held lock every third of its life until stopped. The lock counts as lost once Redis
+    says it is not ours any more, or no renewal succeeded for a whole lock period (Redis away)."""
+
+    def __init__(self, lock: redis.lock.Lock, lock_seconds: float) -> None:
+        self._lock = lock
+        self._seconds = lock_seconds
+        self._stop = threading.Event()
+        self._lost = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def renew(self) -> bool:
+        """Renew now (at a step of the scan); False once the lock is lost."""
+        if not self._lost.is_set():
+            try:
+                self._lock.reacquire()
+            except LockError:
+                self._lost.set()
+            except redis.RedisError:
+                pass  # the keeper's own rule decides once Redis stays away
+        return not self._lost.is_set()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="scan-lock", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        renewed = time.monotonic()
+        while not self._stop.wait(self._seconds / 3):
+            try:
+                self._lock.reacquire()
+                renewed = time.monotonic()
+            except LockError:
+                self._lost.set()
+                return
+            except redis.RedisError:
+                if time.monotonic() - renewed >= self._seconds:
+                    self._lost.set()
+                    return
 
 
 def progress_counts(counts: ScanCounts) -> dict[str, int]:

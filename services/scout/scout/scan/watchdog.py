@@ -4,7 +4,9 @@ worker went away, becomes failed instead of staying queued or running forever.
 The run, its job and the outbox row are written in one transaction, so a scan that was accepted is
 always durably scheduled. "Cannot be scheduled" is therefore what is left: the job is still queued
 after `schedule_timeout_seconds` (no worker ever took it), or its outbox row used up every delivery
-attempt without an acknowledgement and no worker has touched the job within a redelivery window.
+attempt without an acknowledgement and no worker has touched the job for a few lease periods. A
+running job whose worker went away is normally taken over by the outbox's next delivery; it is
+failed only when no delivery is left and no worker holds its lock.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ log = logging.getLogger("scout.watchdog")
 UNSCHEDULABLE = "the scan job could not be scheduled"
 WORKER_LOST = "the scan worker stopped before the run finished"
 STALL_LOCK_PERIODS = 3
+SETTLE_LEASE_PERIODS = 3
 
 
 def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis) -> int:
@@ -35,13 +38,14 @@ def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis
         now = now_utc()
         unschedulable = jobs.unschedulable(
             queued_timeout=settings.schedule_timeout_seconds,
-            redeliver_seconds=settings.outbox_redeliver_seconds,
+            settle_seconds=SETTLE_LEASE_PERIODS * settings.outbox_lease_seconds,
             max_attempts=settings.outbox_max_attempts,
             actor_name=SCAN_RUN,
         )
         failed = sum(fail_job(session, job.owner_id, job.id, UNSCHEDULABLE, now) for job in unschedulable)
-        stalled = [job for job in jobs.stalled(stale_seconds=STALL_LOCK_PERIODS * settings.scan_lock_seconds)
-                   if not redis_client.exists(scan_lock_key(settings.redis_namespace, job.id))]
+        candidates = jobs.stalled(stale_seconds=STALL_LOCK_PERIODS * settings.scan_lock_seconds,
+                                  max_attempts=settings.outbox_max_attempts, actor_name=SCAN_RUN)
+        stalled = [job for job in candidates if not redis_client.exists(scan_lock_key(settings.redis_namespace, job.id))]
         lost = sum(fail_job(session, job.owner_id, job.id, WORKER_LOST, now) for job in stalled)
     if failed or lost:
         log.warning("failed scan jobs", extra={"unschedulable": failed, "worker_lost": lost})
