@@ -97,6 +97,14 @@ def add_followers(engine, tenant: str, author: uuid.UUID, count: int) -> None:
                            {"t": tenant, "a": author, "n": count})
 
 
+def jobs_settled(engine, *subjects: str) -> bool:
+    """Every job about these posts or viewers (an outbox row whose first argument after the tenant
+    names one of them) has run and been acknowledged, so no late or re-run job changes them."""
+    with engine.connect() as connection:
+        return connection.execute(text("SELECT count(*) FROM timeline.outbox WHERE acked_at IS NULL "
+                                       "AND args->>1 = ANY(:subjects)"), {"subjects": list(subjects)}).scalar() == 0
+
+
 def wait_until(check, what: str, timeout: float = 60.0, group: ProcessGroup | None = None) -> None:
     wait_for(check, what, group, timeout)
 

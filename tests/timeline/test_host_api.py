@@ -12,7 +12,7 @@ import pytest
 from devstack.host_client import Host
 from devstack.processes import ProcessGroup
 
-from .conftest import TENANTS, Rpc, TimelineStack, wait_until
+from .conftest import TENANTS, Rpc, TimelineStack, jobs_settled, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,10 @@ def test_admin_audits_and_rebuilds_a_drifted_viewer_over_grpc(stack, host, timel
     assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
     posts = [publish(host, author, f"post {i}").json()["data"] for i in range(2)]
     stray = publish(host, stranger, "never followed").json()["data"]
-    wait_until(lambda: len(home(host, viewer).json()["data"]) == 2, "fan-out through the worker")
+    # Every job of the follow and the publishes acknowledged: none runs again over the drift below
+    wait_until(lambda: jobs_settled(timeline_engine, str(viewer), *(p["id"] for p in [*posts, stray])),
+               "fan-out and follow jobs acknowledged")
+    assert len(home(host, viewer).json()["data"]) == 2
     admin, metadata = Rpc(stack.address).admin, Rpc.metadata(host.tenant)
     request = pb.AuditViewerRequest(viewer_id=str(viewer))
     assert admin.AuditViewer(request, metadata=metadata, timeout=10).in_sync
