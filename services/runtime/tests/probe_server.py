@@ -24,6 +24,7 @@ class ProbeSettings(ServiceSettings):
 
 
 def slow(request: bytes, rpc) -> bytes:
+    log.info("slow call started")
     time.sleep(int(request.decode()) / 1000)
     return b"done"
 

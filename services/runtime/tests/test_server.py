@@ -42,20 +42,18 @@ def test_sigterm_lets_an_in_flight_call_finish(probe):
         watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=SERVICE))
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
         result: dict = {}
-        slow = threading.Thread(target=lambda: result.setdefault("reply", call(channel, "Slow", b"1500", timeout=10)))
+        slow = threading.Thread(target=lambda: result.setdefault("reply", call(channel, "Slow", b"5000", timeout=20)))
         slow.start()
-        time.sleep(0.3)
+        wait_for(lambda: _logged(process, "slow call started"), "the slow call running", timeout=30)
 
         # When the pod is told to stop while the call is running
         process.popen.send_signal(signal.SIGTERM)
 
         # Then health turns NOT_SERVING, new calls are refused, and the running call completes
         assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
-        time.sleep(0.2)
-        with pytest.raises(grpc.RpcError) as refused:
-            call(channel, "Slow", b"0", timeout=2)
-        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
-        slow.join(10)
+        wait_for(lambda: _refused(channel), "new calls refused", timeout=10)
+        assert slow.is_alive(), "the slow call ended before new calls were refused"
+        slow.join(20)
         assert result["reply"] == b"done"
     assert process.popen.wait(10) == 0
 
@@ -86,7 +84,7 @@ def test_identity_metadata_reaches_the_handler_and_the_logs(probe, processes):
         assert reply == b"a-1|t-1|r-42"
         with pytest.raises(grpc.RpcError):
             call(channel, "Fail", metadata=[("x-request-id", "r-43")])
-    time.sleep(0.2)
+    wait_for(lambda: _logged(process, "failing on purpose"), "the handler's log line", timeout=30)
     records = [json.loads(line) for line in process.log_path.read_text().splitlines() if line.startswith("{")]
     assert any(r["message"] == "failing on purpose" and r["request_id"] == "r-43" for r in records)
     assert any(r["message"] == "rpc" and r["request_id"] == "r-42" and r["method"].endswith("WhoAmI") for r in records)
@@ -156,3 +154,18 @@ def test_reflection_lists_the_services(probe):
     with grpc.insecure_channel(address) as channel:
         services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
     assert {SERVICE, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
+
+
+def _logged(process, message: str) -> bool:
+    return any(json.loads(line).get("message") == message
+               for line in process.log_path.read_text().splitlines() if line.startswith("{"))
+
+
+def _refused(channel) -> bool:
+    """A new call is turned away as UNAVAILABLE (any other outcome is a failure)."""
+    try:
+        call(channel, "Slow", b"0", timeout=2)
+    except grpc.RpcError as error:
+        assert error.code() == grpc.StatusCode.UNAVAILABLE, error.code()
+        return True
+    return False
