@@ -212,7 +212,8 @@ class OutboxLeases(Middleware):
     def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         threading.Thread(target=self._renew_loop, name="outbox-leases", daemon=True).start()
 
-    def before_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+    def after_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+        # Only once the jobs a stopping worker lets finish are done: their leases hold until then.
         self._stop.set()
 
     def _renew_loop(self) -> None:
