@@ -28,7 +28,10 @@ log = logging.getLogger("scout.watchdog")
 
 UNSCHEDULABLE = "the scan job could not be scheduled"
 WORKER_LOST = "the scan worker stopped before the run finished"
-STALL_LOCK_PERIODS = 3
+# A running job nobody has touched this long, whose lock nobody holds and for which the outbox has no
+# delivery left, lost its worker for good. Redelivery takes a dead worker's job over within seconds;
+# this only catches what redelivery cannot, so it waits as long as the longest stage may run.
+STALL_SECONDS = 360
 SETTLE_LEASE_PERIODS = 3
 
 
@@ -43,7 +46,7 @@ def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis
             actor_name=SCAN_RUN,
         )
         failed = sum(fail_job(session, job.owner_id, job.id, UNSCHEDULABLE, now) for job in unschedulable)
-        candidates = jobs.stalled(stale_seconds=STALL_LOCK_PERIODS * settings.scan_lock_seconds,
+        candidates = jobs.stalled(stale_seconds=STALL_SECONDS,
                                   max_attempts=settings.outbox_max_attempts, actor_name=SCAN_RUN)
         stalled = [job for job in candidates if not redis_client.exists(scan_lock_key(settings.redis_namespace, job.id))]
         lost = sum(fail_job(session, job.owner_id, job.id, WORKER_LOST, now) for job in stalled)
