@@ -1,23 +1,23 @@
 """Leased outbox delivery: the Redis id of the last message sent for a row, the running job's lease
 and the backoff of a failed job.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 from alembic import op
 
 from feeds_runtime.outbox import LEASE_COLUMNS, add_leases
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    add_leases(op.get_bind(), "scout")
+    add_leases(op.get_bind(), "timeline")
 
 
 def downgrade() -> None:
-    op.execute(f"ALTER TABLE scout.outbox {', '.join(f'DROP COLUMN {column}' for column in LEASE_COLUMNS)}")
+    op.execute(f"ALTER TABLE timeline.outbox {', '.join(f'DROP COLUMN {column}' for column in LEASE_COLUMNS)}")
