@@ -37,6 +37,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Index,
     Integer,
     MetaData,
     String,
@@ -88,12 +89,14 @@ def outbox_table(metadata: MetaData) -> Table:
         Column("lease_until", DateTime(timezone=True)),
         # A failed job is not sent again before this.
         Column("available_at", DateTime(timezone=True)),
+        # What the relay scans: the rows not yet acknowledged.
+        Index("ix_outbox_pending", "id", postgresql_where=text("acked_at IS NULL")),
     )
 
 
 def create_outbox(connection: Connection, schema: str) -> None:
-    """The outbox table, its pending index and the NOTIFY trigger that wakes the relay (a service's
-    first Alembic revision calls this with `op.get_bind()`)."""
+    """The outbox table with its pending index, and the NOTIFY trigger that wakes the relay (a
+    service's first Alembic revision calls this with `op.get_bind()`)."""
     outbox_table(MetaData(schema=schema)).create(connection)
     for statement in [
         f"""
@@ -104,7 +107,6 @@ def create_outbox(connection: Connection, schema: str) -> None:
         CREATE TRIGGER outbox_notify AFTER INSERT ON "{schema}".{TABLE_NAME}
         FOR EACH STATEMENT EXECUTE FUNCTION "{schema}".outbox_notify()
         """,
-        f'CREATE INDEX ix_outbox_pending ON "{schema}".{TABLE_NAME} (id) WHERE acked_at IS NULL',
     ]:
         connection.execute(text(statement))
 
