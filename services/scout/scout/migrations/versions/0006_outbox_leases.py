@@ -1,16 +1,16 @@
 """Leased outbox delivery: the Redis id of the last message sent for a row, the running job's lease
 and the backoff of a failed job.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from alembic import op
 
 from feeds_runtime.outbox import LEASE_COLUMNS, add_leases
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
