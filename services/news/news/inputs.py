@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from feeds_runtime.text import is_blank
 from news.codes import invalid
 
 
@@ -33,7 +34,7 @@ def page_limit(value: int | None, *, default: int, maximum: int) -> int:
 
 def text(value: str, field: str, *, maximum: int) -> str:
     stripped = value.strip()
-    if not stripped:
+    if is_blank(stripped):
         raise invalid(field, "must not be blank")
     if len(stripped) > maximum:
         raise invalid(field, f"must be at most {maximum} characters")

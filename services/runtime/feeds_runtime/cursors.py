@@ -17,8 +17,10 @@ import struct
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 BindingValue = uuid.UUID | str | int | bytes | None
+T = TypeVar("T")
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
@@ -84,6 +86,12 @@ class CursorCodec:
 
     def decode(self, token: str, binding: Sequence[BindingValue] = ()) -> tuple:
         """The payload fields (version excluded) of a cursor this codec issued for `binding`."""
+        return self.decode_as(token, binding, lambda *fields: fields)
+
+    def decode_as(self, token: str, binding: Sequence[BindingValue], read: Callable[..., T]) -> T:
+        """`read(*fields)` of a cursor this codec issued for `binding`. A payload `read` cannot turn
+        into a position (a time out of range, an id of the wrong shape) is refused like a bad tag:
+        a cursor forged with a leaked or default key still never reaches the database as garbage."""
         if not token.isascii() or len(token) != self._token_length:
             raise self._invalid()
         try:
@@ -99,4 +107,7 @@ class CursorCodec:
         version, *fields = self._payload.unpack(payload)
         if version != self._version:
             raise self._invalid()
-        return tuple(fields)
+        try:
+            return read(*fields)
+        except (ValueError, OverflowError, TypeError):
+            raise self._invalid() from None

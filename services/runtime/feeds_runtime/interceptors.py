@@ -9,12 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+import redis.exceptions
+import sqlalchemy.exc
 from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
-
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 from feeds_runtime import context
 from feeds_runtime.errors import ERROR_DOMAIN, DomainError, InvalidArgument
@@ -62,8 +63,28 @@ def default_invalid_input(message: str) -> DomainError:
     return InvalidArgument("invalid_request", message)
 
 
+# A store that cannot be reached right now (PostgreSQL restarting or failing over, its pool
+# exhausted, Redis down): the call did not happen and may be retried, so the caller hears UNAVAILABLE.
+# SQLAlchemy wraps the driver's connection failures as OperationalError or InterfaceError, and a
+# connection dropped mid-statement as DBAPIError with connection_invalidated set.
+_STORE_UNAVAILABLE = (
+    sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.DisconnectionError,
+    sqlalchemy.exc.TimeoutError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+)
+
+
+def store_unavailable(error: BaseException) -> bool:
+    if isinstance(error, sqlalchemy.exc.DBAPIError) and error.connection_invalidated:
+        return True
+    return isinstance(error, _STORE_UNAVAILABLE)
+
+
 def _internal_status() -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.INTERNAL, message="internal error"))
+
+
+def _unavailable_status() -> grpc.Status:
+    return rpc_status.to_status(status_pb2.Status(code=code_pb2.UNAVAILABLE, message="storage unavailable, retry"))
 
 
 class ServerInterceptor(grpc.ServerInterceptor):
@@ -93,10 +114,14 @@ class ServerInterceptor(grpc.ServerInterceptor):
             except DomainError as error:
                 outcome = error.code.name
                 rpc.abort_with_status(error_status(error))
-            except Exception:
+            except Exception as error:
                 if rpc.code() is not None:  # type: ignore[attr-defined]  # aborted deliberately inside the handler
                     outcome = rpc.code().name  # type: ignore[attr-defined]
                     raise
+                if store_unavailable(error):
+                    outcome = "UNAVAILABLE"
+                    log.warning("storage unavailable", extra={"method": method, "error": type(error).__name__})
+                    rpc.abort_with_status(_unavailable_status())
                 outcome = "INTERNAL"
                 log.exception("unhandled error", extra={"method": method})
                 rpc.abort_with_status(_internal_status())

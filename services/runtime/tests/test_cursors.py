@@ -109,3 +109,12 @@ def test_a_weak_secret_or_unbindable_value_is_a_programming_error():
         codec(b"short")
     with pytest.raises(TypeError):
         CODEC.encode((0, bytes(16)), (1.5,))
+
+
+@pytest.mark.parametrize("at_micros", [2**63 - 1, -(2**63), 253402300800 * 10**6, -62135596800 * 10**6 - 1])
+def test_a_correctly_signed_cursor_whose_time_is_out_of_range_is_refused(at_micros):
+    # Given a cursor signed with the right key (as one forged with a leaked or default key would be)
+    token = CODEC.encode((at_micros, uuid.uuid4().bytes), BINDING)
+    # When it is read as a position, then it is refused like any other bad cursor, not an overflow
+    with pytest.raises(Refused):
+        CODEC.decode_as(token, BINDING, lambda at, item: (from_micros(at), uuid.UUID(bytes=item)))

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import asdict, dataclass
 
+from feeds_runtime.text import is_blank
 from scout import codes
 
 MODES = ("topic", "activity", "brand")
@@ -37,7 +38,9 @@ class Brief:
 
 
 def _clean(value: str) -> str:
-    return unicodedata.normalize("NFC", value).strip()
+    """NFC, trimmed; text a reader would not see (only spaces or zero-width characters) is empty."""
+    value = unicodedata.normalize("NFC", value).strip()
+    return "" if is_blank(value) else value
 
 
 def _has_control(value: str) -> bool:

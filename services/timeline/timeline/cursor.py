@@ -29,5 +29,5 @@ class HomeCursors:
         return self._codec.encode((micros(position.ranked_at), position.entry_id.bytes), (tenant_id, viewer_id))
 
     def decode(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, token: str) -> Position:
-        at, entry_id = self._codec.decode(token, (tenant_id, viewer_id))
-        return Position(from_micros(at), uuid.UUID(bytes=entry_id))
+        return self._codec.decode_as(token, (tenant_id, viewer_id),
+                                     lambda at, entry_id: Position(from_micros(at), uuid.UUID(bytes=entry_id)))

@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
+from feeds_runtime.text import is_blank
 from timeline import codes, jobs
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
@@ -59,7 +60,7 @@ class TimelineService:
         """Canonical post, the author's self entry, initial stats, the fan-out job (unless private) and
         the published event, all in the caller's transaction. Returns the post and whether an earlier
         publish with the same key answered."""
-        if not body.strip() or len(body) > MAX_BODY_CHARS:
+        if is_blank(body) or len(body) > MAX_BODY_CHARS:
             raise codes.invalid_request(f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
         if idempotency_key is not None and not (
             0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_CHARS and idempotency_key.isascii()

@@ -11,10 +11,11 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc, posts_pb2, posts_pb2_grpc, subscriptions_pb2, subscriptions_pb2_grpc
 from gateway import envelopes, news_views
+from gateway.bodies import StrictJsonRoute
 from gateway.auth import member, member_or_guest
 from gateway.clients import call_metadata
 
-router = APIRouter(tags=["news"])
+router = APIRouter(tags=["news"], route_class=StrictJsonRoute)
 
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.news.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {

@@ -16,8 +16,9 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 from pydantic import BaseModel, Field
 
 from gateway.api_error import ApiError
+from gateway.bodies import StrictJsonRoute
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ASSETS_DIR = PAGES_DIR / "assets"
@@ -58,10 +59,15 @@ async def feed_page(request: Request) -> HTMLResponse:
     return _page(request, "feed.html")
 
 
+# The shipped assets, listed once: a request names one of them or nothing, so no path a client sends
+# (a NUL byte, "..", a name longer than the file system allows) ever reaches the file system.
+ASSETS = {path.relative_to(ASSETS_DIR).as_posix(): path for path in ASSETS_DIR.rglob("*") if path.is_file()}
+
+
 @router.get("/pages/assets/{asset_path:path}")
 async def asset(asset_path: str) -> FileResponse:
-    path = (ASSETS_DIR / asset_path).resolve()
-    if not path.is_relative_to(ASSETS_DIR) or not path.is_file():
+    path = ASSETS.get(asset_path)
+    if path is None:
         raise ApiError(404, "not_found", "no such asset")
     return FileResponse(path, headers=SECURITY_HEADERS)
 

@@ -13,10 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from feeds.scout.v1 import scout_pb2 as pb
 from feeds.scout.v1 import scout_pb2_grpc
 from gateway import envelopes, scout_views as views
+from gateway.bodies import StrictJsonRoute
 from gateway.auth import member
 from gateway.clients import call_metadata
 
-router = APIRouter(tags=["scout"])
+router = APIRouter(tags=["scout"], route_class=StrictJsonRoute)
 
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.scout.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
-from gateway import timeline_views as views
+from gateway import bodies, timeline_views as views
 from gateway.api_error import ApiError
 from gateway.auth import HostCall
 from gateway.clients import call_metadata
@@ -75,13 +75,13 @@ Body = TypeVar("Body", bound=BaseModel)
 
 async def _body(request: Request, model: type[Body]) -> Body:
     try:
-        return model.model_validate(json.loads(await request.body() or b"null"))
-    except (ValueError, ValidationError) as error:
-        if isinstance(error, ValidationError) and error.errors():
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ApiError(400, "invalid_request", f"{where}: {first['msg']}" if where else first["msg"]) from None
-        raise ApiError(400, "invalid_request", "the body must be a JSON object") from None
+        return model.model_validate(bodies.loads(await request.body() or b"null"))
+    except json.JSONDecodeError as error:
+        raise ApiError(400, "invalid_request", f"the body must be a JSON object: {error.msg}") from None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ApiError(400, "invalid_request", f"{where}: {first['msg']}" if where else first["msg"]) from None
 
 
 def _stubs(request: Request):
