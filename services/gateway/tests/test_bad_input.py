@@ -13,7 +13,7 @@ import jwt
 import pytest
 from fastapi import APIRouter
 from fastapi.testclient import TestClient
-from google.rpc import code_pb2, status_pb2
+from google.rpc import status_pb2
 from grpc_status import rpc_status
 
 from gateway.app import create_app
