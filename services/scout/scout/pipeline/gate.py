@@ -105,10 +105,18 @@ class Gate:
             r"(?![0-9])" if expression[-1].isdigit() else "")
         return re.compile(before + body + after)
 
+    @staticmethod
+    def folded(body: str) -> str:
+        """A post's text as the gate reads it: links out, folded."""
+        return text.fold(_URL.sub(" ", body))
+
+    def tokens(self, folded: str) -> list[str]:
+        return self._tokenizer.lcut(folded, HMM=True)
+
     def _token_spans(self, folded: str) -> list[tuple[int, int]]:
         spans = []
         position = 0
-        for token in self._tokenizer.lcut(folded, HMM=True):
+        for token in self.tokens(folded):
             spans.append((position, position + len(token)))
             position += len(token)
         return spans
@@ -134,7 +142,7 @@ class Gate:
         noise = noise_reason(body)
         if noise:
             return Verdict(False, noise)
-        folded = text.fold(_URL.sub(" ", body))
+        folded = self.folded(body)
         spans = self._token_spans(folded)
         concepts: list[str] = []
         first_hit = len(folded)
@@ -161,15 +169,18 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         groups = len(self.signature.groups)
-        phrase = any(p in folded for p in self.signature.phrases if len(self.signature.phrases) and " " not in p)
+        optional = groups - len(self.signature.required)
+        refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
+        phrase = any(p in folded for p in self.signature.phrases if " " not in p)
         content = len(_CONTENT_CHAR.findall(folded))
-        relevance = 0.55
+        relevance = 0.5
         relevance += 0.15 if phrase else 0.0
-        relevance += 0.05 * min(optional_hits, 2)
-        relevance += 0.1 * min(max(mentions - groups, 0), 4) / 4
+        relevance += 0.15 * optional_hits / optional if optional else 0.0
+        relevance += 0.05 * min(refined, 2)
+        relevance += 0.05 * min(max(mentions - groups, 0), 4) / 4
         relevance += 0.05 if first_hit <= 30 else 0.0
         relevance += 0.05 if content >= 30 else 0.0
-        relevance -= 0.05 * min(alias_only, 2)
+        relevance -= 0.03 * min(alias_only, 2)
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts))
 
 

@@ -22,6 +22,7 @@ from scout import metrics
 from scout.clock import known_posted_at
 from scout.pipeline.gate import Gate, score
 from scout.pipeline.identity import post_identity
+from scout.pipeline.rank import RULES_BM25, Ranker
 from scout.pipeline.signature import TopicSignature, build_signature
 from scout.pipeline.sources.base import PAGE_LIMIT, BudgetReached, SearchSource, SearchWindow, SourceUnavailable
 
@@ -149,7 +150,7 @@ class _Stage:
 class _Run:
     def __init__(self, brief: BriefLike, sources: Sequence[SearchSource], history: set[str], target: int,
                  on_progress: Callable[[ScanProgress, ScanCounts], None], should_cancel: Callable[[], bool],
-                 now: datetime) -> None:
+                 now: datetime, ranking: str) -> None:
         self.brief = brief
         self.sources = list(sources)
         self.history = history
@@ -161,9 +162,11 @@ class _Run:
         self.window = SearchWindow(since=now - timedelta(days=recent_days) if recent_days else None, now=now)
         self.signature = build_signature(brief.intent, list(brief.terms))
         self.gate = Gate(self.signature)
+        self.ranker = Ranker(self.gate, ranking)
         self.counts = ScanCounts()
         self.seen: set[str] = set()
-        self.accepted: list[AcceptedPost] = []
+        # Eligible posts with their rule relevance and BM25 document, scored once the search ends.
+        self.accepted: list[tuple[AcceptedPost, float, int]] = []
         self.rejections: dict[str, int] = {}
         self.cursors: dict[tuple[str, str], str | None] = {}
         self.failed: dict[str, SourceUnavailable] = {}
@@ -226,6 +229,7 @@ class _Run:
             return
         self.seen.add(identity.canonical_id)
         verdict = self.gate.judge(candidate.text)
+        document = self.ranker.add(candidate.text)
         if not verdict.accepted:
             self._reject(verdict.reason)
             return
@@ -233,16 +237,22 @@ class _Run:
         author = candidate.author or identity.username or ""
         if identity.username is None and author:
             identity = type(identity)(identity.shortcode, author)
-        self.accepted.append(AcceptedPost(
+        self.accepted.append((AcceptedPost(
             canonical_id=identity.canonical_id,
             url=identity.url,
             author=author,
             text=candidate.text,
             posted_at=posted_at,
-            score=score(verdict.relevance, posted_at, self.now),
+            score=0.0,
             match_reason=verdict.reason,
-        ))
+        ), verdict.relevance, document))
         self.counts.eligible += 1
+
+    def scored(self) -> list[AcceptedPost]:
+        """The eligible posts with their final score: ranked relevance, softened by age."""
+        relevance = self.ranker.relevance({document: rules for _, rules, document in self.accepted})
+        return [replace(post, score=score(relevance[document], post.posted_at, self.now))
+                for post, _, document in self.accepted]
 
     def stages(self) -> list[_Stage]:
         terms = list(self.brief.terms)
@@ -279,7 +289,7 @@ class _Run:
         if not self.answered and not self.budget_spent:
             raise AllSourcesUnavailable("; ".join(str(error) for error in self.failed.values())
                                         or "no source answered", self.source_errors())
-        posts = sorted(self.accepted, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
+        posts = sorted(self.scored(), key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
         posts = posts[: self.target]
         self.counts.eligible = len(posts)
         return ScanOutcome(
@@ -324,16 +334,18 @@ def run_scan(
     on_progress: Callable[[ScanProgress, ScanCounts], None],
     should_cancel: Callable[[], bool],
     now: datetime | None = None,
+    ranking: str = RULES_BM25,
 ) -> ScanOutcome:
     """Search, deduplicate and judge until `target` eligible posts or the stages run out.
 
     `sources` are ordered: the first is primary, the second (if any) the stage-3 source.
     `history` holds the canonical ids the owner has already been shown in retained runs.
     `on_progress(progress, counts)` is called at each step with the counts so far.
+    `ranking` orders the eligible posts: rule evidence alone, or with BM25 (see `rank`).
     Raises ScanCancelled, AllSourcesUnavailable, or NoTopicEvidence for a brief with no topic.
     """
     if not sources:
         raise AllSourcesUnavailable("no search source is configured")
-    run = _Run(brief, sources, history, target, on_progress, should_cancel, now or datetime.now(UTC))
+    run = _Run(brief, sources, history, target, on_progress, should_cancel, now or datetime.now(UTC), ranking)
     run.report(PREPARING, 0, "preparing sources", with_eligible=False)
     return run.run()

@@ -14,6 +14,7 @@ import threading
 import unicodedata
 
 import jieba
+import jieba.posseg
 import opencc
 
 jieba.setLogLevel(logging.WARNING)
@@ -22,6 +23,8 @@ _TO_FOLDED = opencc.OpenCC("t2s.json")
 _TO_DISPLAY = opencc.OpenCC("s2tw.json")
 
 _SPACES = re.compile(r"\s+")
+# Accents on Latin letters (André, Pokémon): written with or without them alike.
+_LATIN_ACCENT = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
 
@@ -29,6 +32,8 @@ _ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
 # mutable with it, so the words one run adds never change how another run segments.
 _BASE = jieba.Tokenizer()
 _BASE_LOCK = threading.Lock()
+# Part-of-speech tags of the base dictionary's words, read once with it.
+_TAGS: dict[str, str] = jieba.posseg.dt.word_tag_tab
 # Frequency given to a signature's words: high enough that jieba keeps them whole.
 _SIGNATURE_WORD_FREQ = 50_000
 
@@ -55,13 +60,17 @@ def base_cut(folded: str) -> list[str]:
     return _base().lcut(folded, HMM=False)
 
 
-def tokenizer_with(words: list[str]) -> jieba.Tokenizer:
-    """A tokenizer knowing the base dictionary plus `words` (a signature's entities and concepts)."""
+def tokenizer_with(words: list[str], extra: dict[str, int] | None = None) -> jieba.Tokenizer:
+    """A tokenizer knowing the base dictionary plus `words` (a signature's entities and concepts),
+    kept whole, and `extra` words at the frequencies given."""
     base = _base()
     tokenizer = jieba.Tokenizer()
     tokenizer.FREQ = dict(base.FREQ)
     tokenizer.total = base.total
     tokenizer.initialized = True
+    for word, freq in (extra or {}).items():
+        if len(word) >= 2 and word not in words and tokenizer.FREQ.get(word, 0) < freq:
+            tokenizer.add_word(word, freq=freq)
     for word in words:
         if len(word) >= 2 and tokenizer.FREQ.get(word, 0) < _SIGNATURE_WORD_FREQ:
             tokenizer.add_word(word, freq=_SIGNATURE_WORD_FREQ)
@@ -70,6 +79,9 @@ def tokenizer_with(words: list[str]) -> jieba.Tokenizer:
 
 def fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text or "").lower()
+    if not folded.isascii():
+        folded = _LATIN_ACCENT.sub("", unicodedata.normalize("NFD", folded))
+        folded = unicodedata.normalize("NFC", folded)
     return _SPACES.sub(" ", _TO_FOLDED.convert(folded)).strip()
 
 
@@ -88,13 +100,14 @@ def display(folded: str) -> str:
     return _TO_DISPLAY.convert(folded)
 
 
-def is_cjk(char: str) -> bool:
-    return bool(_CJK.match(char))
-
-
 def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
 def is_ascii_word(text: str) -> bool:
     return bool(_ASCII_WORD.match(text))
+
+
+def dictionary_tag(word: str) -> str | None:
+    """jieba's part-of-speech tag for a dictionary word (nr person, ns place, v verb, d adverb…)."""
+    return _TAGS.get(word)

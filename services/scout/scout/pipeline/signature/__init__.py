@@ -1,0 +1,41 @@
+"""The topic signature: what a post must talk about to belong to a brief (docs/scout.md, relevance).
+
+Built from the original intent and the approved search terms only, in phases each testable on
+its own:
+
+1. `segment` — the intent and every term cut into content units, framing and function words out;
+2. `concepts.intent_groups` — one concept group per unit of the intent;
+3. `concepts.read_term` / `learn_spellings` — what each term names, and its shorter spellings;
+4. `concepts.merge_alternatives` / `assign_own_words` — names written several ways become one
+   group of alternatives, a term's own words stand for the concept it leaves out;
+5. `concepts.mark_required` — which groups must all be hit.
+"""
+
+from __future__ import annotations
+
+from scout.pipeline.signature import concepts, segment
+from scout.pipeline.signature.model import ConceptGroup, NoTopicEvidence, TopicSignature
+
+__all__ = ["ConceptGroup", "NoTopicEvidence", "TopicSignature", "build_signature"]
+
+
+def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSignature:
+    segmenter = segment.Segmenter(terms)
+    intent_pieces = segmenter.pieces(intent)
+    term_pieces = [segmenter.pieces(term) for term in terms]
+    if not intent_pieces:
+        # An intent made only of framing: the first term that says something carries the topic.
+        intent_pieces = next((pieces for pieces in term_pieces if pieces), [])
+    if not intent_pieces:
+        raise NoTopicEvidence("the brief names no topic once colloquial words are set aside")
+
+    groups = concepts.intent_groups(intent_pieces, segmenter)
+    readings = [concepts.read_term([u for p in pieces for u in p.units], groups, intent_pieces)
+                for pieces in term_pieces]
+    concepts.learn_spellings(readings)
+    groups = concepts.merge_alternatives(groups, readings)
+    refinements = concepts.assign_own_words(groups, readings)
+    groups = concepts.merge_alternatives(groups, readings)
+    concepts.mark_required(groups, readings)
+    return TopicSignature(groups=tuple(groups), phrases=tuple(p.text for p in intent_pieces),
+                          written=(intent, *terms), refinements=tuple(refinements))

@@ -1,0 +1,255 @@
+"""Phases 2–5 — from content units to concept groups: what the intent names, what each approved
+term says about it, which groups are one thing written several ways, and which must all hold.
+
+The approved terms are the member's evidence. A term's word that spells an intent concept
+shorter or longer (大谷 for 大谷翔平) names that concept; a word of its own stands for the concept
+the term leaves out (小戴 for 戴資穎, 接案 for 外包 in "後端 接案"); two terms the same but for one
+concept make those two concepts interchangeable (徵才 / 職缺); two names searched each on their
+own that share a character or differ in script are one thing (戴資穎 / 小戴, 蔡依林 / Jolin).
+A concept every term names is required; one the member searched without (比賽、產業、新品 only
+in the intent, 台劇 beside the term 想見你) adds to the score, as does a word only a term adds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from scout.pipeline import text
+from scout.pipeline.signature.model import ConceptGroup
+from scout.pipeline.signature import segment
+from scout.pipeline.signature.segment import Piece, Segmenter
+
+# A Chinese word at least this common in jieba's dictionary is generic vocabulary: it never
+# stands for a name, and beside other concepts it is optional.
+ALIAS_MAX_FREQUENCY = 100
+OPTIONAL_MIN_FREQUENCY = 5000
+# The last word of a compound is its head (後端工程師): a head this common and this many times
+# more common than the word before it only adds to the score.
+HEAD_MIN_FREQUENCY = 1000
+HEAD_RATIO = 20
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+@dataclass
+class TermReading:
+    """What one approved term says about the intent's concept groups."""
+
+    units: list[str]
+    named: list[ConceptGroup] = field(default_factory=list)
+    own_words: list[str] = field(default_factory=list)  # units naming no intent concept
+    # Each unit naming intent groups, and those groups.
+    hits: list[tuple[str, list[ConceptGroup]]] = field(default_factory=list)
+
+    def names(self, group: ConceptGroup) -> bool:
+        return any(g is group for g in self.named)
+
+
+def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGroup]:
+    """Phase 2: one concept group per distinct content unit of the intent."""
+    groups: dict[str, ConceptGroup] = {}
+    for number, piece in enumerate(pieces):
+        for index, unit in enumerate(piece.units):
+            if unit not in groups:
+                groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit), piece=number)
+            # A year (2026 經典賽) or a generic head only qualifies the concept beside it.
+            if _YEAR.fullmatch(unit) or (index and _is_generic_head(unit, piece.units[index - 1])):
+                groups[unit].required = False
+    return list(groups.values())
+
+
+def _is_generic_head(unit: str, before: str) -> bool:
+    frequency = text.dictionary_frequency(unit)
+    return text.has_cjk(unit) and text.has_cjk(before) and frequency >= HEAD_MIN_FREQUENCY \
+        and frequency >= HEAD_RATIO * max(text.dictionary_frequency(before), 1)
+
+
+def _spells(unit: str, expression: str) -> bool:
+    """A unit that is the expression, or a longer or shorter spelling of it (巡迴演唱會, 大谷)."""
+    if unit == expression:
+        return True
+    if len(unit) < 2 or len(expression) < 2:
+        return False
+    if not text.has_cjk(unit) and not text.has_cjk(expression):
+        # Latin: whole words, written apart or joined (switch2 spells switch 2, iphone 17 pro
+        # spells iphone 17; "pro" alone spells nothing).
+        if unit.replace(" ", "") == expression.replace(" ", ""):
+            return True
+        shorter, longer = sorted((segment.content_words(unit), segment.content_words(expression)), key=len)
+        return any(longer[i:i + len(shorter)] == shorter for i in range(len(longer) - len(shorter) + 1)) \
+            and len(shorter) * 2 >= len(longer)
+    return unit in expression or expression in unit
+
+
+def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[Piece]) -> TermReading:
+    """Phase 3: the groups a term names, directly, by another spelling, or by spelling a stretch of
+    an intent piece across several groups (台北馬 in 台北馬拉松); the rest are its own words."""
+    reading = TermReading(units=units)
+    for unit in units:
+        hit = [g for g in groups if any(_spells(unit, e) for e in g.expressions)]
+        if not hit and text.has_cjk(unit):
+            for piece in intent_pieces:
+                joined = "".join(piece.units)
+                at = joined.find(unit)
+                if at < 0:
+                    continue
+                position = 0
+                for piece_unit in piece.units:
+                    start, end = position, position + len(piece_unit)
+                    position = end
+                    if at < end and at + len(unit) > start:
+                        hit += [g for g in groups if g.expression == piece_unit]
+        for group in hit:
+            if not reading.names(group):
+                reading.named.append(group)
+        if hit:
+            reading.hits.append((unit, hit))
+        else:
+            reading.own_words.append(unit)
+    return reading
+
+
+def can_alias(word: str, group: ConceptGroup) -> bool:
+    """A word may stand for a group unless it is a common word (動畫 for a title) and the group a
+    name; a proper noun (小林, 世界盃) may, however common."""
+    if len(word) < 2 and not word.isascii():
+        return False
+    common = text.has_cjk(word) and text.dictionary_frequency(word) >= ALIAS_MAX_FREQUENCY \
+        and not segment.is_proper_noun(word)
+    return not (common and group.entity)
+
+
+def _shared_chars(a: str, b: str) -> int:
+    """Chinese characters two words share (周董 / 周杰倫); Latin words count whole."""
+    if text.has_cjk(a) and text.has_cjk(b):
+        return len(set(a) & set(b))
+    return len(set(segment.content_words(a)) & set(segment.content_words(b)))
+
+
+def _scripts_differ(a: str, b: str) -> bool:
+    return text.has_cjk(a) != text.has_cjk(b)
+
+
+def learn_spellings(readings: list[TermReading]) -> None:
+    """Phase 3: a term's shorter spelling of a group becomes one of its expressions (鬼滅 for
+    鬼滅之刃; 北馬 across 台北 and 馬拉松); a longer one needs none, the group's word is in it."""
+    for reading in readings:
+        for unit, hit in reading.hits:
+            for group in hit:
+                if any(unit == e or e in unit for e in group.expressions):
+                    continue
+                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group):
+                    group.add_alias(unit)
+
+
+def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading]) -> list[ConceptGroup]:
+    """Phase 4: groups the terms show to be one concept written two ways, merged.
+
+    * Two names each searched on its own (a term of that name alone) that share a character or
+      differ in script: 戴資穎 / 小戴, 蔡依林 / Jolin. Unrelated names (周杰倫 / 蔡依林) stay apart.
+    * Two terms made of intent groups only, the same but for one group each, with a group in
+      common or the two in different scripts: 半導體 徵才 / 半導體 職缺. Two bare concepts in one
+      script (外包 / 後端工程師) may both be wanted and stay apart.
+    """
+    while True:
+        pair = _mergeable(groups, readings)
+        if pair is None:
+            return groups
+        keep, merge = pair
+        keep.absorb(merge)
+        keep.required = keep.required or merge.required
+        groups = [g for g in groups if g is not merge]
+        for reading in readings:
+            if reading.names(merge):
+                reading.named = [g for g in reading.named if g is not merge]
+                if not reading.names(keep):
+                    reading.named.append(keep)
+
+
+def _mergeable(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple[ConceptGroup, ConceptGroup] | None:
+    alone = [r.named[0] for r in readings if len(r.named) == 1 and not r.own_words]
+    for a in alone:
+        for b in alone:
+            if a is b or not (a.entity and b.entity):
+                continue
+            if any(r.names(a) and r.names(b) for r in readings):
+                continue
+            if _shared_chars(a.expression, b.expression) or _scripts_differ(a.expression, b.expression):
+                return _ordered(groups, a, b)
+    complete = [r for r in readings if r.named and not r.own_words]
+    for ra in complete:
+        for rb in complete:
+            only_a = [g for g in ra.named if not rb.names(g)]
+            only_b = [g for g in rb.named if not ra.names(g)]
+            if len(only_a) != 1 or len(only_b) != 1:
+                continue
+            x, y = only_a[0], only_b[0]
+            if any(r.names(x) and r.names(y) for r in readings):
+                continue
+            shared = any(rb.names(g) for g in ra.named)
+            if shared or _scripts_differ(x.expression, y.expression):
+                return _ordered(groups, x, y)
+    return None
+
+
+def _ordered(groups: list[ConceptGroup], a: ConceptGroup, b: ConceptGroup) -> tuple[ConceptGroup, ConceptGroup]:
+    """The group the intent names first keeps its expression; the other becomes its alternative."""
+    ia = next(i for i, g in enumerate(groups) if g is a)
+    ib = next(i for i, g in enumerate(groups) if g is b)
+    return (a, b) if ia < ib else (b, a)
+
+
+def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) -> list[str]:
+    """Phase 4: a term's own words stand for the concept it leaves out, else refine the topic.
+
+    The concepts that count are the names and the groups another term searches. One left out:
+    the word stands for it when it may (小戴 for 戴資穎). Several: a word in the other script than
+    all of them that come from one intent piece names that piece whole (Elephant Gym for 大象
+    體操); otherwise the one it shares most characters with, when that is clear. Returns the
+    words that stand for nothing: they only add to the score.
+    """
+    searched = [g for g in groups if g.required and any(r.names(g) for r in readings)]
+    refinements: list[str] = []
+    for reading in readings:
+        left_out = [g for g in searched if not reading.names(g)]
+        name_term = len(reading.units) == 1 and not reading.named
+        for word in reading.own_words:
+            targets = [g for g in _stands_for(word, left_out, name_term) if can_alias(word, g)]
+            for group in targets:
+                group.add_alias(word)
+                if not reading.names(group):
+                    reading.named.append(group)
+            if not targets:
+                refinements.append(word)
+    return list(dict.fromkeys(refinements))
+
+
+def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool) -> list[ConceptGroup]:
+    if len(left_out) <= 1:
+        return left_out
+    # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
+    # leaves out (間諜家家酒, 經典賽中華隊).
+    one_piece = len({g.piece for g in left_out}) == 1
+    if one_piece and (name_term or all(_scripts_differ(word, g.expression) for g in left_out)):
+        return left_out
+    ranked = sorted(((_shared_chars(word, g.expression), i) for i, g in enumerate(left_out)), reverse=True)
+    if ranked[0][0] and ranked[1][0] < ranked[0][0]:
+        return [left_out[ranked[0][1]]]
+    return []
+
+
+def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> None:
+    """Phase 5: a concept every approved term names is required; one the member searched without
+    is not, nor is a very common word beside other concepts or a generic head (工程師 after 後端).
+    When no concept is in every term (each term searches one part: 外包 / 後端工程師), those
+    named most often are required."""
+    named = {id(g): sum(1 for r in readings if r.names(g)) for g in groups}
+    most = max(named.values(), default=0)
+    needed = len(readings) if most == len(readings) else most
+    for group in groups:
+        common = text.has_cjk(group.expression) and not group.entity and \
+            text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY and len(groups) > 1
+        group.required = group.required and not common and (most == 0 or named[id(group)] >= needed)
+    if not any(g.required for g in groups):
+        for group in groups:
+            group.required = most == 0 or named[id(group)] == most

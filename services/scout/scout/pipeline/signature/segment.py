@@ -1,0 +1,241 @@
+"""Phase 1 — content units: a phrase of the brief cut into the words that can carry its topic.
+
+A phrase is folded (see `text.fold`), split where separators stand, and cut by a tokenizer that
+knows the brief's own vocabulary: the approved terms' names that the dictionary cannot take apart
+(鬼滅之刃, 想見你, 小戴), so that a name is never cut into pieces or mistaken for framing. Framing
+and function words — the maintained lexicon in `framing.txt` and the part-of-speech classes that
+never name a topic (adverbs, pronouns, particles, prepositions, conjunctions, time words) — are
+dropped, and the phrase splits where they stood: 「想找台北的陶藝課心得」 gives 台北 and 陶藝課.
+Single characters the dictionary cannot place join their neighbour, so an unknown name (台積電)
+stays whole.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from scout.pipeline import text
+
+_LEXICON_FILE = Path(__file__).with_name("framing.txt")
+_TITLES_FILE = Path(__file__).with_name("titles.txt")
+# Part-of-speech classes (jieba's tags, by first letter) of words that never name a topic:
+# adverbs, pronouns, conjunctions, prepositions, particles, modal particles, interjections,
+# onomatopoeia, time words and measure words.
+_FUNCTION_TAGS = frozenset("drcpuyeotq")
+# Proper-noun tags: person, place, organisation, other proper noun, locality.
+_PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "s"})
+# Frequency the framing words get in a brief's tokenizer: whole, yet below the brief's own names.
+_FRAMING_FREQ = 2_000
+
+# Latin words written apart (Apple Watch, Elephant Gym): one chunk. A single Latin word stays in
+# its chunk, where the tokenizer keeps it whole and next to the Chinese it is written with (50嵐).
+_LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9.+#&'_-]*(?: [a-z0-9][a-z0-9.+#&'_-]*)+")
+_SEPARATORS = re.compile(r"[\s,，、/|+&·・;；:：()（）\[\]【】「」『』《》〈〉\"'“”‘’!！?？。~～#＃@…—-]+")
+_PLACEHOLDER = "\x00"
+
+
+def _lexicon(path: Path) -> frozenset[str]:
+    words = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        words.update(text.fold(word) for word in line.split("#", 1)[0].split())
+    return frozenset(words)
+
+
+@cache
+def framing_words() -> frozenset[str]:
+    return _lexicon(_LEXICON_FILE)
+
+
+@cache
+def titles() -> frozenset[str]:
+    return _lexicon(_TITLES_FILE)
+
+
+def is_framing(word: str) -> bool:
+    """A framing or function word: never evidence of a topic."""
+    if word in framing_words():
+        return True
+    tag = text.dictionary_tag(word) if text.has_cjk(word) and len(word) >= 2 else None
+    return bool(tag) and tag[0] in _FUNCTION_TAGS
+
+
+def is_proper_noun(word: str) -> bool:
+    return text.dictionary_tag(word) in _PROPER_TAGS
+
+
+# Latin words that only join the words of a name (The Life of a Showgirl).
+_LATIN_GLUE = frozenset("a an the of and or for in on at to with de la le du von van".split())
+
+
+def content_words(latin: str) -> list[str]:
+    return [w for w in latin.split() if w not in _LATIN_GLUE]
+
+
+def _dictionary_word(token: str) -> bool:
+    return len(token) >= 2 and text.dictionary_frequency(token) > 0
+
+
+# A term's chunk of at most this many characters is one unit (大谷翔平, 鬼滅之刃, 金曲獎) unless
+# it is two common words side by side (雨天 + 景點, 親子 + 餐廳): the member wrote it as one thing.
+WHOLE_MAX_CHARS = 4
+COMMON_PART_FREQUENCY = 50
+
+
+def compound_parts(chunk: str) -> list[str] | None:
+    """The dictionary words a run of Chinese is made of (台中親子餐廳 → 台中 親子 餐廳), or None when
+    it is one thing: a name the dictionary cannot take apart (草東沒有派對) or a short chunk."""
+    # Fewest dictionary words of two or more characters covering the chunk exactly.
+    best: list[list[str] | None] = [[]] + [None] * len(chunk)
+    for end in range(2, len(chunk) + 1):
+        for start in range(0, end - 1):
+            word, before = chunk[start:end], best[start]
+            if before is not None and _dictionary_word(word) and (best[end] is None or len(before) + 1 < len(best[end])):
+                best[end] = [*before, word]
+    parts = best[len(chunk)]
+    if parts is None or len(parts) < 2:
+        return None
+    if len(chunk) <= WHOLE_MAX_CHARS and not all(text.dictionary_frequency(p) >= COMMON_PART_FREQUENCY for p in parts):
+        return None
+    return parts
+
+
+def chunks(raw: str) -> list[str]:
+    """A phrase folded and split at separators; Latin words written apart stay one chunk (Apple Watch)."""
+    folded = text.fold(raw)
+    runs: list[str] = []
+
+    def protect(match: re.Match[str]) -> str:
+        runs.append(match.group(0))
+        return f" {_PLACEHOLDER}{len(runs) - 1}{_PLACEHOLDER} "
+
+    protected = _LATIN_RUN.sub(protect, folded)
+    out: list[str] = []
+    for chunk in _SEPARATORS.split(protected):
+        for part in re.split(f"({_PLACEHOLDER}\\d+{_PLACEHOLDER})", chunk):
+            if part.startswith(_PLACEHOLDER):
+                out.append(runs[int(part.strip(_PLACEHOLDER))])
+            elif part:
+                out.append(part)
+    return out
+
+
+def brief_words(terms: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The approved terms' own words, for cutting the whole brief alike: every chunk that is not
+    framing, with the words a compound chunk is made of; and among them the names, the chunks the
+    dictionary cannot take apart (鬼滅之刃, 小戴, 50嵐). A Latin chunk keeps only its non-framing
+    words (iphone 17 review → iphone 17)."""
+    words: list[str] = []
+    names: list[str] = []
+    term_chunks = [[strip_latin_framing(c) if c.isascii() else c for c in chunks(term)] for term in terms]
+    # A chunk searched as a term of its own, or spelled inside another term's chunk, is a name
+    # (魷魚遊戲 beside 魷魚遊戲3), however common its words.
+    alone = {c[0] for c in term_chunks if len(c) == 1}
+    every = [c for cs in term_chunks for c in cs]
+    for chunk in every:
+        if not chunk or is_framing(chunk):
+            continue
+        named = chunk in alone or any(chunk != other and chunk in other for other in every)
+        parts = None if chunk.isascii() or (named and len(chunk) <= WHOLE_MAX_CHARS) else compound_parts(chunk)
+        if chunk.isascii():
+            names.append(chunk)
+        elif parts:
+            words.extend(t for t in parts if not is_framing(t))
+        elif len(chunk) >= 2:
+            words.append(chunk)
+            if not _dictionary_word(chunk):
+                names.append(chunk)
+    return list(dict.fromkeys(words + names)), list(dict.fromkeys(names))
+
+
+def strip_latin_framing(run: str) -> str:
+    words = run.split(" ")
+    while words and words[0] in framing_words():
+        words.pop(0)
+    while words and words[-1] in framing_words():
+        words.pop()
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of a phrase between framing words, and the units it is made of."""
+
+    units: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.units) if all(text.has_cjk(u) for u in self.units) else " ".join(self.units)
+
+
+class Segmenter:
+    """Cuts the intent and the terms of one brief alike, knowing the brief's vocabulary."""
+
+    def __init__(self, terms: list[str] | tuple[str, ...]) -> None:
+        words, names = brief_words(terms)
+        self.words = frozenset(words)
+        self.names = frozenset(names)
+        self._tokenizer = text.tokenizer_with(words, extra={w: _FRAMING_FREQ for w in framing_words() | titles()})
+
+    def pieces(self, raw: str) -> list[Piece]:
+        pieces: list[Piece] = []
+        for chunk in chunks(raw):
+            if chunk.isascii():
+                run = strip_latin_framing(chunk)
+                if run and not is_framing(run):
+                    pieces.append(Piece((run,)))
+                continue
+            current: list[str] = []
+            for token in self._tokenizer.lcut(chunk, HMM=False):
+                title = bool(current) and token in titles()
+                if not token.strip() or title or (token not in self.words and is_framing(token)):
+                    if current:
+                        pieces.append(Piece(tuple(self._glue(current))))
+                    current = []
+                else:
+                    current.append(token)
+            if current:
+                pieces.append(Piece(tuple(self._glue(current))))
+        return [p for p in pieces if p.units]
+
+    def is_entity(self, unit: str) -> bool:
+        """A named thing rather than a common word: a Latin or numbered name, one of the brief's
+        own names, a proper noun of the dictionary, or a word mostly unknown to it (台積電)."""
+        if not text.has_cjk(unit) or unit in self.names:
+            return True
+        if text.dictionary_tag(unit) is not None:
+            return is_proper_noun(unit)
+        known = max((len(t) for t in text.base_cut(unit) if _dictionary_word(t)), default=0)
+        return known * 3 < len(unit) * 2
+
+    def _glue(self, tokens: list[str]) -> list[str]:
+        """Units of one piece. Characters the dictionary cannot place, in a row, are an unknown name:
+        they stay together, with the word after them (鬼滅 + 之刃) or before them (大谷 + 翔平). A
+        lone character joins the word before it when it is a noun (陶藝 + 課), else it is dropped
+        (帶 長輩)."""
+        units: list[str] = []
+        run = ""
+        for token in [*tokens, None]:
+            if token is not None and not (token.isascii() or token in self.words or _dictionary_word(token)):
+                run += token
+                continue
+            if len(run) == 1:
+                if _nominal(run) and units and text.has_cjk(units[-1]):
+                    units[-1] += run
+            elif run and token is not None and text.has_cjk(token):
+                token = run + token
+            elif run and token is None and units and text.has_cjk(units[-1]):
+                units[-1] += run
+            elif run:
+                units.append(run)
+            run = ""
+            if token is not None:
+                units.append(token)
+        return [u for u in units if len(u) >= 2 or (u.isascii() and u.isalnum())]
+
+
+def _nominal(char: str) -> bool:
+    tag = text.dictionary_tag(char)
+    return tag is None or tag.startswith("n")
