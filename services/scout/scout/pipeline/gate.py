@@ -24,16 +24,23 @@ _CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
 # A post needs this many letters or characters of its own besides tags, mentions and links.
 MIN_CONTENT_CHARS = 6
 
-# Advertising vocabulary, folded. Selling words alone are common in honest posts about a brand,
-# so an ad needs a call to buy/contact plus another selling signal, or two calls.
+# Advertising vocabulary, folded. A call that only a seller makes (加賴, 私訊下單, 折扣碼) is an ad
+# on its own; softer calls (私訊, 預約) and selling words are common in honest posts about a brand,
+# so they need each other: a soft call plus a selling signal, two soft calls, or three signals.
+_AD_STRONG_CALLS = [text.fold(w) for w in (
+    "加賴", "加line", "+line", "加LINE", "私訊下單", "私訊報價", "私訊預約", "私訊報名", "私訊訂購", "私訊詢價",
+    "聊聊下單", "喊單", "下單連結", "團購連結", "報名連結", "link in bio", "連結在首頁", "連結在簡介", "點擊連結",
+    "優惠碼", "折扣碼", "代搶", "代刷", "代請", "代操", "代儲", "報牌", "招生中", "接案中", "歡迎預約",
+    "立即搶購", "立即購買", "馬上下單", "免費領取", "加入群組", "現場快修", "dm 下單", "dm for price")]
 _AD_CALLS = [text.fold(w) for w in (
-    "加賴", "加line", "加LINE", "私訊下單", "私訊我", "私訊詢問", "點擊連結", "點我", "連結在首頁", "連結在簡介",
-    "link in bio", "立即搶購", "立即購買", "馬上下單", "下單連結", "官方line", "聯繫客服", "填表", "報名連結",
-    "歡迎洽詢", "歡迎私訊", "代購", "團購連結", "免費領取", "加入群組", "私訊", "洽詢", "點連結", "聊聊下單", "喊單", "面交")]
+    "私訊我", "私訊詢問", "私訊", "歡迎私訊", "洽詢", "歡迎洽詢", "點我", "點連結", "填表", "聯繫客服", "官方line",
+    "面交", "預約", "出租", "出貨", "宅配", "訂房", "報名", "下單", "代購", "收購")]
 _AD_SIGNALS = [text.fold(w) for w in (
-    "限時優惠", "限時特價", "折扣碼", "優惠碼", "現折", "買一送一", "免運", "特價", "名額有限", "最後一天", "賺錢", "被動收入",
-    "日薪", "穩賺", "保證獲利", "投資群", "飆股", "娛樂城", "博弈", "代操", "貸款", "快速借款", "減肥", "瘦身", "團購",
-    "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起", "全新", "二手", "九成新", "轉讓", "加盟", "月入", "出清")]
+    "限時優惠", "限時特價", "限時折扣", "現折", "買一送一", "免運", "特價", "名額有限", "數量有限", "限量", "最後一天",
+    "賺錢", "被動收入", "日薪", "穩賺", "保證獲利", "投資群", "飆股", "娛樂城", "博弈", "貸款", "快速借款", "減肥",
+    "瘦身", "團購", "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起", "全新", "二手", "九成新", "轉讓",
+    "加盟", "月入", "出清", "正品", "正版授權", "保證", "分期", "0利率", "攜碼", "秒交", "便宜賣", "客製", "報價",
+    "包早餐", "送材料包", "打九折", "打八折", "運彩")]
 # Shapes of a classified ad rather than words: a LINE id or a pointer to a link, an asking price
 # ($1290, 800元), a discount (8 折), an offer at a price (售 $800).
 _AD_CALL_SHAPES = r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|https?://)|售\s*[$\d]"
@@ -44,11 +51,18 @@ _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
 _AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
 
 
-def _ad_calls(folded: str) -> int:
-    """Calls to buy or get in touch; one inside another (私訊 in 私訊我) counts once."""
-    found = [w for w in _AD_CALLS if w in folded]
-    words = sum(1 for w in found if not any(w != other and w in other for other in found))
-    return words + len(_AD_CALL_PATTERN.findall(folded))
+def _count_words(words: list[str], folded: str) -> int:
+    """Words found in a text; one inside another found one (私訊 in 私訊我) counts once."""
+    found = [w for w in words if w in folded]
+    return sum(1 for w in found if not any(w != other and w in other for other in found))
+
+
+def _is_ad(folded: str) -> bool:
+    if _count_words(_AD_STRONG_CALLS, folded):
+        return True
+    calls = _count_words(_AD_CALLS, folded) + len(_AD_CALL_PATTERN.findall(folded))
+    signals = _count_words(_AD_SIGNALS, folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
+    return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3
 
 
 # What a search engine shows for a page that is not a post: login walls, profile and tag pages.
@@ -77,9 +91,7 @@ def noise_reason(body: str) -> str | None:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")):
         return NOISE_NAVIGATION
-    calls = _ad_calls(folded)
-    signals = sum(1 for w in _AD_SIGNALS if w in folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
-    if calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3:
+    if _is_ad(folded):
         return NOISE_AD
     return None
 
@@ -156,6 +168,7 @@ class Gate:
                 if group.required:
                     return Verdict(False, OFF_TOPIC)
                 continue
+
             if not group.required:
                 optional_hits += 1
             if not positions[group.expression]:

@@ -213,8 +213,11 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
     for reading in readings:
         left_out = [g for g in searched if not reading.names(g)]
         name_term = len(reading.units) == 1 and not reading.named
+        if name_term:
+            # A name stands for a name the other terms search, not for a common word beside it.
+            left_out = [g for g in left_out if g.entity] or left_out
         for word in reading.own_words:
-            targets = [g for g in _stands_for(word, left_out, name_term) if can_alias(word, g)]
+            targets = [g for g in _stands_for(word, left_out, name_term, readings) if can_alias(word, g)]
             for group in targets:
                 group.add_alias(word)
                 if not reading.names(group):
@@ -224,17 +227,24 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
     return list(dict.fromkeys(refinements))
 
 
-def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool) -> list[ConceptGroup]:
+def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
+                readings: list[TermReading]) -> list[ConceptGroup]:
     if len(left_out) <= 1:
         return left_out
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
     # leaves out (間諜家家酒, 經典賽中華隊).
     one_piece = len({g.piece for g in left_out}) == 1
-    if one_piece and (name_term or all(_scripts_differ(word, g.expression) for g in left_out)):
+    other_script = all(_scripts_differ(word, g.expression) for g in left_out)
+    if one_piece and (name_term or other_script):
         return left_out
     ranked = sorted(((_shared_chars(word, g.expression), i) for i, g in enumerate(left_out)), reverse=True)
     if ranked[0][0] and ranked[1][0] < ranked[0][0]:
         return [left_out[ranked[0][1]]]
+    if name_term and other_script:
+        # A translated name (TotK) names what the other terms search most (王國之淚), when that is clear.
+        searched = sorted(((sum(1 for r in readings if r.names(g)), i) for i, g in enumerate(left_out)), reverse=True)
+        if searched[0][0] > searched[1][0]:
+            return [left_out[searched[0][1]]]
     return []
 
 
