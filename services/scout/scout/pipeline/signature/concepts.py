@@ -213,11 +213,13 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
     for reading in readings:
         left_out = [g for g in searched if not reading.names(g)]
         name_term = len(reading.units) == 1 and not reading.named
-        if name_term:
-            # A name stands for a name the other terms search, not for a common word beside it.
-            left_out = [g for g in left_out if g.entity] or left_out
         for word in reading.own_words:
             targets = [g for g in _stands_for(word, left_out, name_term, readings) if can_alias(word, g)]
+            named_names = [g for g in reading.named if g.entity]
+            if not left_out and len(named_names) == 1 and word.isalpha() and word.isascii() \
+                    and text.has_cjk(named_names[0].expression):
+                # A romanized name beside the Chinese one it goes with (Andre 江振誠).
+                targets = named_names
             for group in targets:
                 group.add_alias(word)
                 if not reading.names(group):
@@ -240,8 +242,9 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
     ranked = sorted(((_shared_chars(word, g.expression), i) for i, g in enumerate(left_out)), reverse=True)
     if ranked[0][0] and ranked[1][0] < ranked[0][0]:
         return [left_out[ranked[0][1]]]
-    if name_term and other_script:
-        # A translated name (TotK) names what the other terms search most (王國之淚), when that is clear.
+    if name_term:
+        # A name on its own (TotK, Eat Drink Man Woman) names what the other terms search most
+        # (王國之淚, 飲食男女), when that is clear.
         searched = sorted(((sum(1 for r in readings if r.names(g)), i) for i, g in enumerate(left_out)), reverse=True)
         if searched[0][0] > searched[1][0]:
             return [left_out[searched[0][1]]]
