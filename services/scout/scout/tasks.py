@@ -33,5 +33,5 @@ def scan_run(job_id: str, owner_id: str) -> None:
     settings = SERVICE.settings
     ScanExecution(
         SERVICE.database, _redis(), scan_lock_key(settings.redis_namespace, job_id), settings.scan_lock_seconds,
-        _sources, uuid.UUID(job_id), uuid.UUID(owner_id), settings.scan_now,
+        _sources, uuid.UUID(job_id), uuid.UUID(owner_id), settings.scan_now, settings.ranking,
     ).execute()

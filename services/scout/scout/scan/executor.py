@@ -28,6 +28,7 @@ import redis
 from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
+from scout.pipeline.rank import RULES_BM25
 from scout.pipeline.scan import (
     PUBLISHING, AllSourcesUnavailable, ScanCancelled, ScanCounts, ScanProgress, run_scan,
 )
@@ -75,9 +76,10 @@ def worker_id() -> str:
 class ScanExecution:
     def __init__(self, database: Database, redis_client: redis.Redis, lock_key: str, lock_seconds: float,
                  sources_factory: Callable[[], Any], job_id: uuid.UUID, owner: uuid.UUID,
-                 scan_now: datetime | None) -> None:
+                 scan_now: datetime | None, ranking: str = RULES_BM25) -> None:
         self.database = database
         self.scan_now = scan_now
+        self.ranking = ranking
         self.job_id = job_id
         self.owner = owner
         self.worker = worker_id()
@@ -120,6 +122,7 @@ class ScanExecution:
             outcome = run_scan(
                 self.brief, sources, history=history, target=self.brief.target_count,
                 on_progress=self._progress, should_cancel=self._should_cancel, now=self.judged_at,
+                ranking=self.ranking,
             )
             diagnostics = diagnostics_of(outcome)
             metrics.scan_stages(outcome.stage_ms)

@@ -1,5 +1,5 @@
-"""The quality bar of section 9 on the committed labeled set, through evaluate.py: every group a real
-scan job (scout server, worker and relay on this session's PostgreSQL and Redis)."""
+"""The quality bar of the specification on the labeled sets, through evaluate.py: every group a
+real scan job (scout server, worker and relay on this session's PostgreSQL and Redis)."""
 
 import json
 import os
@@ -7,31 +7,55 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EVAL = Path(__file__).parents[2] / "eval"
+CATEGORIES = {"person", "work", "brand", "event", "industry", "multi"}
+# The specification's acceptance bar (section 9): precision@10 on average, and target attainment of
+# the groups whose candidates hold their target.
+SPEC_PRECISION, SPEC_ATTAINMENT = 0.8, 0.9
 
 
-def test_labeled_set_covers_the_required_kinds_of_groups():
-    groups = [json.loads(line) for line in (EVAL / "dataset.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert len(groups) >= 30
-    assert {g["category"] for g in groups} >= {"person", "work", "brand", "event", "industry", "multi"}
+def groups_of(name: str) -> list[dict]:
+    return [json.loads(line) for line in (EVAL / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", ["dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_blind.jsonl"])
+def test_labeled_sets_cover_the_required_kinds_of_groups(name):
+    groups = groups_of(name)
+    assert len(groups) >= 18
+    assert {g["category"] for g in groups} >= CATEGORIES
     for group in groups:
         assert {"intent", "terms", "mode", "target_count"} <= set(group["brief"])
         assert any(c["relevant"] for c in group["candidates"]) and any(not c["relevant"] for c in group["candidates"])
 
 
-def test_evaluation_meets_the_bar(infrastructure):
+def test_the_natural_sets_hold_long_requests_and_shortfall_groups():
+    groups = groups_of("natural_dev.jsonl") + groups_of("natural_blind.jsonl")
+    assert len(groups) >= 120
+    long_requests = [g for g in groups if len(g["brief"]["intent"]) >= 12]
+    assert len(long_requests) * 3 >= len(groups)
+    relevant = {g["id"]: len({c["url"].split("/post/")[-1][:11] for c in g["candidates"] if c["relevant"]}) for g in groups}
+    assert sum(1 for g in groups if relevant[g["id"]] < g["brief"]["target_count"]) >= 8
+
+
+def test_evaluation_meets_the_specification_bar(infrastructure):
     env = {**os.environ, "DATABASE_URL": infrastructure.database_url, "REDIS_URL": infrastructure.redis_url}
-    done = subprocess.run([sys.executable, str(EVAL / "evaluate.py")], capture_output=True, text=True, timeout=300,
-                          env=env)
+    sets = [EVAL / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl")]
+    done = subprocess.run([sys.executable, str(EVAL / "evaluate.py"), *map(str, sets), "--rankings", "rules+bm25"],
+                          capture_output=True, text=True, timeout=900, env=env)
     assert done.stdout, done.stderr[-2000:]
     report = json.loads(done.stdout)
-    assert {g["status"] for g in report["groups"]} == {"succeeded"}
-    overall = report["overall"]
-    assert overall["precision_at_10"] >= 0.8 and overall["target_attainment"] >= 0.9, overall
-    assert done.returncode == 0
-    # groups with fewer relevant posts than their target are reported with reasons, not padded
-    short = {g["id"]: g for g in report["shortfall_groups"]}
-    for group in report["groups"]:
-        if group["unique_relevant"] < group["target"]:
-            assert group["id"] in short and short[group["id"]]["reasons"]
-            assert group["precision_at_10"] >= 0.8
+    for name, figures in report["components"]["rules+bm25"].items():
+        groups = report["sets"][name]["groups"]
+        assert {g["status"] for g in groups} == {"succeeded"}, name
+        assert figures["precision_at_10"] >= SPEC_PRECISION and figures["target_attainment"] >= SPEC_ATTAINMENT, \
+            (name, figures)
+        # groups with fewer relevant posts than their target are reported with reasons; in the
+        # seed sets, none of them is padded with off-topic posts
+        short = {g["id"]: g for g in report["sets"][name]["shortfall_groups"]}
+        for group in groups:
+            if group["unique_relevant"] < group["target"]:
+                assert group["id"] in short and short[group["id"]]["reasons"], (name, group["id"])
+                if name in ("dataset.jsonl", "holdout.jsonl"):
+                    assert group["precision_at_10"] >= SPEC_PRECISION, (name, group["id"])

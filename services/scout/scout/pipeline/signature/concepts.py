@@ -87,7 +87,7 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
     reading = TermReading(units=units)
     for unit in units:
         hit = [g for g in groups if any(_spells(unit, e) for e in g.expressions)]
-        if not hit and text.has_cjk(unit):
+        if text.has_cjk(unit):
             for piece in intent_pieces:
                 joined = "".join(piece.units)
                 at = joined.find(unit)
@@ -98,7 +98,7 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
                     start, end = position, position + len(piece_unit)
                     position = end
                     if at < end and at + len(unit) > start:
-                        hit += [g for g in groups if g.expression == piece_unit]
+                        hit += [g for g in groups if g.expression == piece_unit and g not in hit]
         for group in hit:
             if not reading.names(group):
                 reading.named.append(group)
