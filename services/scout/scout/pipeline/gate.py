@@ -78,6 +78,8 @@ class Verdict:
     reason: str  # match_reason when accepted, a rejection code otherwise
     relevance: float = 0.0  # 0..1 before recency
     concepts: tuple[str, ...] = ()
+    # The post's words as the gate cut them (empty for noise), for the run's ranking.
+    tokens: tuple[str, ...] = ()
 
 
 def noise_reason(body: str) -> str | None:
@@ -125,10 +127,11 @@ class Gate:
     def tokens(self, folded: str) -> list[str]:
         return self._tokenizer.lcut(folded, HMM=True)
 
-    def _token_spans(self, folded: str) -> list[tuple[int, int]]:
+    @staticmethod
+    def _spans(tokens: list[str]) -> list[tuple[int, int]]:
         spans = []
         position = 0
-        for token in self.tokens(folded):
+        for token in tokens:
             spans.append((position, position + len(token)))
             position += len(token)
         return spans
@@ -155,7 +158,8 @@ class Gate:
         if noise:
             return Verdict(False, noise)
         folded = self.folded(body)
-        spans = self._token_spans(folded)
+        tokens = self.tokens(folded)
+        spans = self._spans(tokens)
         concepts: list[str] = []
         first_hit = len(folded)
         mentions = 0
@@ -166,7 +170,7 @@ class Gate:
             hit = [e for e, p in positions.items() if p]
             if not hit:
                 if group.required:
-                    return Verdict(False, OFF_TOPIC)
+                    return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
 
             if not group.required:
@@ -194,7 +198,8 @@ class Gate:
         relevance += 0.05 if first_hit <= 30 else 0.0
         relevance += 0.05 if content >= 30 else 0.0
         relevance -= 0.03 * min(alias_only, 2)
-        return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts))
+        return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
+                       tuple(tokens))
 
 
 # Soft recency: a post loses at most RECENCY_WEIGHT of its score, half of it per half-life.

@@ -1,6 +1,9 @@
-"""The ranked score beside the hard gate: the gate's rule evidence, plus BM25 over the run's
-candidates (`bm25s`), so that among posts that all pass the gate the ones most about the topic
-come first. The gate alone decides what is eligible; ranking only orders it.
+"""The ranked score beside the hard gate: the gate's rule evidence, optionally with BM25 over the
+run's candidates (`bm25s`), so that among posts that all pass the gate the ones most about the
+topic come first. The gate alone decides what is eligible; ranking only orders it.
+
+`make eval-scout` measures both; the rules alone are the default, as BM25 has not improved on them
+on the labeled sets (docs/scout.md, "Relevance").
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from dataclasses import dataclass, field
 
 import bm25s
 
-from scout.pipeline.gate import Gate
+from scout.pipeline.gate import Gate, Verdict
 from scout.pipeline.signature.segment import is_framing
 
 RULES = "rules"
@@ -27,7 +30,7 @@ class Ranker:
     """Collects the tokens of every candidate a run judges (its BM25 corpus) and scores the eligible."""
 
     gate: Gate
-    ranking: str = RULES_BM25
+    ranking: str = RULES
     _documents: list[list[str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -36,12 +39,16 @@ class Ranker:
         words = [t for w in self.gate.signature.words for t in self._terms(w)]
         self._query = list(dict.fromkeys(words))
 
-    def _terms(self, folded: str) -> list[str]:
-        return [t for t in self.gate.tokens(folded) if _WORD.search(t) and not is_framing(t)]
+    @staticmethod
+    def _words(tokens: list[str] | tuple[str, ...]) -> list[str]:
+        return [t for t in tokens if _WORD.search(t) and not is_framing(t)]
 
-    def add(self, body: str) -> int:
-        """A judged candidate joins the corpus; returns its document number."""
-        self._documents.append(self._terms(self.gate.folded(body)) if self.ranking == RULES_BM25 else [])
+    def _terms(self, folded: str) -> list[str]:
+        return self._words(self.gate.tokens(folded))
+
+    def add(self, verdict: Verdict) -> int:
+        """A judged candidate joins the corpus with the words the gate read; returns its number."""
+        self._documents.append(self._words(verdict.tokens) if self.ranking == RULES_BM25 else [])
         return len(self._documents) - 1
 
     def relevance(self, rules: dict[int, float]) -> dict[int, float]:

@@ -22,7 +22,7 @@ from scout import metrics
 from scout.clock import known_posted_at
 from scout.pipeline.gate import Gate, score
 from scout.pipeline.identity import post_identity
-from scout.pipeline.rank import RULES_BM25, Ranker
+from scout.pipeline.rank import RULES, Ranker
 from scout.pipeline.signature import TopicSignature, build_signature
 from scout.pipeline.sources.base import PAGE_LIMIT, BudgetReached, SearchSource, SearchWindow, SourceUnavailable
 
@@ -229,7 +229,7 @@ class _Run:
             return
         self.seen.add(identity.canonical_id)
         verdict = self.gate.judge(candidate.text)
-        document = self.ranker.add(candidate.text)
+        document = self.ranker.add(verdict)
         if not verdict.accepted:
             self._reject(verdict.reason)
             return
@@ -334,7 +334,7 @@ def run_scan(
     on_progress: Callable[[ScanProgress, ScanCounts], None],
     should_cancel: Callable[[], bool],
     now: datetime | None = None,
-    ranking: str = RULES_BM25,
+    ranking: str = RULES,
 ) -> ScanOutcome:
     """Search, deduplicate and judge until `target` eligible posts or the stages run out.
 

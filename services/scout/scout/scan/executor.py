@@ -28,7 +28,7 @@ import redis
 from redis.exceptions import LockError
 
 from feeds_runtime.db import Database
-from scout.pipeline.rank import RULES_BM25
+from scout.pipeline.rank import RULES
 from scout.pipeline.scan import (
     PUBLISHING, AllSourcesUnavailable, ScanCancelled, ScanCounts, ScanProgress, run_scan,
 )
@@ -76,7 +76,7 @@ def worker_id() -> str:
 class ScanExecution:
     def __init__(self, database: Database, redis_client: redis.Redis, lock_key: str, lock_seconds: float,
                  sources_factory: Callable[[], Any], job_id: uuid.UUID, owner: uuid.UUID,
-                 scan_now: datetime | None, ranking: str = RULES_BM25) -> None:
+                 scan_now: datetime | None, ranking: str = RULES) -> None:
         self.database = database
         self.scan_now = scan_now
         self.ranking = ranking

@@ -1,0 +1,114 @@
+"""Each phase of the topic signature on its own: content units, term readings, alternatives and
+required concepts; and the verdicts they lead to for the way people write requests."""
+
+import pytest
+
+from scout.pipeline import text
+from scout.pipeline.gate import OFF_TOPIC, Gate
+from scout.pipeline.signature import build_signature, concepts, segment
+
+
+def units(intent, terms=()):
+    return [u for p in segment.Segmenter(terms).pieces(intent) for u in p.units]
+
+
+def signature(intent, terms):
+    sig = build_signature(intent, terms)
+    return {g.expression: (g.required, set(g.expressions)) for g in sig.groups}
+
+
+# ---------------------------------------------------------------- phase 1: content units
+
+@pytest.mark.parametrize("intent, expected", [
+    ("想找台北的陶藝課心得", ["台北", "陶藝課"]),
+    ("有沒有人在討論最近的颱風假", ["颱風假"]),
+    ("請問大家推薦嗎", []),
+    ("想追台灣半導體的最新動態", ["台灣", "半導體"]),
+])
+def test_framing_and_function_words_never_become_units(intent, expected):
+    assert units(intent) == [text.fold(e) for e in expected]
+
+
+def test_a_name_among_the_terms_is_kept_whole_even_when_made_of_function_characters():
+    assert units("想見你 劇情討論", ["想見你"]) == [text.fold("想見你"), text.fold("劇情")]
+
+
+def test_a_title_after_a_name_is_dropped_but_stays_a_word_on_its_own():
+    assert units("江振誠主廚的新書", ["江振誠"]) == [text.fold("江振誠"), text.fold("新書")]
+    assert units("館長的直播", ["館長"]) == [text.fold("館長"), text.fold("直播")]
+
+
+def test_a_long_compound_term_is_cut_into_its_words_and_a_short_name_is_not():
+    words, names = segment.brief_words(["台中親子餐廳", "鬼滅之刃"])
+    assert {text.fold("台中"), text.fold("親子"), text.fold("餐廳")} <= set(words)
+    assert text.fold("鬼滅之刃") in names
+
+
+# ---------------------------------------------------------------- phases 2–3: what each term names
+
+def test_a_term_spelling_part_of_an_intent_piece_names_every_concept_it_touches():
+    segmenter = segment.Segmenter(["台北馬拉松", "台北馬"])
+    pieces = segmenter.pieces("台北馬拉松")
+    groups = concepts.intent_groups(pieces, segmenter)
+    reading = concepts.read_term([text.fold("台北馬")], groups, pieces)
+    assert {g.expression for g in reading.named} == {text.fold("台北"), text.fold("馬拉松")}
+
+
+# ---------------------------------------------------------------- phases 4–5: alternatives, required
+
+def test_a_name_and_its_nickname_are_one_group_of_alternatives():
+    groups = signature("戴資穎 小戴 比賽", ["戴資穎", "小戴"])
+    required = [expressions for is_required, expressions in groups.values() if is_required]
+    assert required == [{text.fold("戴資穎"), text.fold("小戴")}]
+
+
+def test_chinese_and_english_names_are_one_group():
+    groups = signature("蔡依林 新專輯", ["蔡依林", "Jolin"])
+    assert any({text.fold("蔡依林"), "jolin"} <= expressions for _, expressions in groups.values())
+
+
+def test_an_intent_word_no_term_searches_only_adds_to_the_score():
+    groups = signature("戴資穎 比賽與近況", ["戴資穎", "小戴"])
+    assert groups[text.fold("比賽")][0] is False
+
+
+def test_unrelated_names_searched_on_their_own_stay_apart():
+    groups = signature("周杰倫 蔡依林 合唱", ["周杰倫", "蔡依林"])
+    assert all(len(expressions) == 1 for _, expressions in groups.values())
+
+
+def test_a_year_only_qualifies_the_event():
+    groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
+    assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True
+
+
+# ---------------------------------------------------------------- verdicts
+
+def gate(intent, terms):
+    return Gate(build_signature(intent, terms))
+
+
+def test_a_natural_request_admits_posts_that_name_only_the_topic():
+    judge = gate("想找台北的陶藝課心得", ["台北 陶藝課", "台北 陶藝"])
+    assert judge.judge("週末在台北上了一堂陶藝課，捏了一個歪歪的杯子").accepted
+    assert judge.judge("台中的陶藝課也很好玩，老師超有耐心").reason == OFF_TOPIC
+
+
+def test_a_nickname_alone_is_enough():
+    judge = gate("戴資穎最近的比賽", ["戴資穎", "小戴"])
+    assert judge.judge("小戴今天這場反手拍太神了").accepted
+
+
+def test_both_concepts_of_a_multi_concept_request_still_hold():
+    judge = gate("想了解外包後端工程師的真實心得", ["外包 後端工程師", "後端 接案"])
+    assert judge.judge("外包的後端案子報價怎麼抓").accepted
+    assert judge.judge("工程師求職心得：面了十間公司").reason == OFF_TOPIC
+    assert judge.judge("前端外包行情下降").reason == OFF_TOPIC
+
+
+def test_simplified_and_traditional_posts_get_the_same_verdict():
+    judge = gate("鬼滅之刃 無限城篇", ["鬼滅之刃", "無限城篇"])
+    traditional = judge.judge("鬼滅之刃無限城篇的電影特效好華麗")
+    simplified = judge.judge("鬼灭之刃无限城篇的电影特效好华丽")
+    assert traditional.accepted and simplified.accepted
+    assert traditional.relevance == simplified.relevance
