@@ -14,12 +14,10 @@ import base64
 import hashlib
 import json
 import random
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from topics import GROUPS, NOISE  # noqa: E402
+from topics import GROUPS, NOISE
 
 HERE = Path(__file__).parent
 DATASET = HERE / "dataset.jsonl"

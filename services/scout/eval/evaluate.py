@@ -17,7 +17,7 @@ at least target unique relevant candidates) and the groups that returned fewer t
 target although they had it; for the default component, every group with its shortfall reasons
 and false positives. Exits 1 when the default component misses the bar on any set.
 
-The sets (docs/scout.md, "Labeled sets"): dataset.jsonl and holdout.jsonl, written from topics.py;
+The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl, written blind and open for tuning; natural_blind.jsonl, written blind and
 only ever run.
 
@@ -37,19 +37,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import grpc
+from devstack import infra
+from devstack.platform import Platform, Ports
+from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
+from devstack.search_api import SearchApi
+from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
+from scout.pipeline.identity import post_identity
+from scout.pipeline.sources import PAGE_LIMIT
+from scout.pipeline.sources.lexical import overlap, query_grams
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO_ROOT))
-
-from devstack import infra  # noqa: E402
-from devstack.platform import Platform, Ports  # noqa: E402
-from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for  # noqa: E402
-from devstack.search_api import SearchApi  # noqa: E402
-from feeds.scout.v1 import scout_pb2, scout_pb2_grpc  # noqa: E402
-from scout.pipeline.identity import post_identity  # noqa: E402
-from scout.pipeline.sources import PAGE_LIMIT  # noqa: E402
-from scout.pipeline.sources.lexical import overlap, query_grams  # noqa: E402
-
 EVAL_DIR = Path(__file__).parent
 DEFAULT_DATASETS = [EVAL_DIR / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_blind.jsonl")]
 DATA_DIR = REPO_ROOT / ".data" / "eval"

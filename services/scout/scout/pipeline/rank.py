@@ -3,7 +3,7 @@ run's candidates (`bm25s`), so that among posts that all pass the gate the ones 
 topic come first. The gate alone decides what is eligible; ranking only orders it.
 
 `make eval-scout` measures both; the rules alone are the default, as BM25 has not improved on them
-on the labeled sets (docs/scout.md, "Relevance").
+on the labeled sets (docs/scout.md 4.1).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The topic signature: what a post must talk about to belong to a brief (docs/scout.md, relevance).
+"""The topic signature: what a post must talk about to belong to a brief (docs/scout.md 4.1).
 
 Built from the original intent and the approved search terms only, in phases each testable on
 its own:
