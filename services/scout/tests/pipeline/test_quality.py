@@ -39,11 +39,13 @@ def test_the_natural_sets_hold_long_requests_and_shortfall_groups():
     assert sum(1 for g in groups if relevant[g["id"]] < g["brief"]["target_count"]) >= 8
 
 
+# About three seconds a group on a quiet machine (each a real scan job); room for a loaded one.
+@pytest.mark.timeout(1800)
 def test_evaluation_meets_the_specification_bar(infrastructure):
     env = {**os.environ, "DATABASE_URL": infrastructure.database_url, "REDIS_URL": infrastructure.redis_url}
     sets = [EVAL / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl")]
     done = subprocess.run([sys.executable, str(EVAL / "evaluate.py"), *map(str, sets), "--rankings", "rules"],
-                          capture_output=True, text=True, timeout=900, env=env)
+                          capture_output=True, text=True, timeout=1700, env=env)
     assert done.stdout, done.stderr[-2000:]
     report = json.loads(done.stdout)
     for name, figures in report["components"]["rules"].items():
