@@ -73,7 +73,7 @@ class SearchApi:
         self.token_expires_at = int(time.time()) + 50 * 86400
         self.refreshed: list[str] = []
         # Provider → (status, body) answered to every query instead of results.
-        self.errors: dict[str, tuple[int, object]] = {}
+        self.errors: dict[str, tuple[int, dict]] = {}
         self.posts: dict[str, list[dict]] = {}
         self.failing: set[str] = set()
         # Providers ("threads", "serp") answering 500 to every query.

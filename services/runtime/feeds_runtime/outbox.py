@@ -30,6 +30,7 @@ from typing import Any
 
 import dramatiq
 import psycopg
+from dramatiq.broker import MessageProxy
 from dramatiq.middleware import Middleware, SkipMessage
 from sqlalchemy import (
     BigInteger,
@@ -232,7 +233,7 @@ class OutboxLeases(Middleware):
 
     # One message.
 
-    def before_process_message(self, broker: dramatiq.Broker, message: dramatiq.Message) -> None:
+    def before_process_message(self, broker: dramatiq.Broker, message: MessageProxy) -> None:
         self._current.token = None
         outbox_id = message.options.get(OUTBOX_ID_OPTION)
         if outbox_id is None:
@@ -251,7 +252,7 @@ class OutboxLeases(Middleware):
             self._held[token] = outbox_id
         self._current.token = token
 
-    def after_process_message(self, broker: dramatiq.Broker, message: dramatiq.Message, *, result=None,
+    def after_process_message(self, broker: dramatiq.Broker, message: MessageProxy, *, result=None,
                               exception=None) -> None:
         token = getattr(self._current, "token", None)
         if token is None:
@@ -273,7 +274,7 @@ class OutboxLeases(Middleware):
             with self._held_lock:
                 self._held.pop(token, None)
 
-    def after_skip_message(self, broker: dramatiq.Broker, message: dramatiq.Message) -> None:
+    def after_skip_message(self, broker: dramatiq.Broker, message: MessageProxy) -> None:
         token = getattr(self._current, "token", None)
         if token is not None:  # claimed here, then skipped by a later middleware: let it be sent again
             self.after_process_message(broker, message, exception=SkipMessage())
@@ -283,7 +284,7 @@ class OutboxLeases(Middleware):
             return connection.execute(statement, params)
 
     @staticmethod
-    def _backoff_ms(broker: dramatiq.Broker, message: dramatiq.Message) -> tuple[int, int]:
+    def _backoff_ms(broker: dramatiq.Broker, message: MessageProxy) -> tuple[int, int]:
         try:
             options = broker.get_actor(message.actor_name).options
         except dramatiq.ActorNotFound:

@@ -7,7 +7,7 @@ Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEW
 from __future__ import annotations
 
 import sys
-from typing import Literal, TypeVar
+from typing import Final, Literal, TypeVar
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -16,7 +16,8 @@ T = TypeVar("T", bound=BaseSettings)
 
 # FEEDS_ENV: what a process runs as. Production is what runs when nothing is configured; dev
 # conveniences (offline sources, dev secrets) exist only where FEEDS_ENV=dev says so.
-PRODUCTION, DEV = "production", "dev"
+PRODUCTION: Final = "production"
+DEV: Final = "dev"
 
 
 def normalize_database_url(value: str) -> str:
