@@ -1,5 +1,6 @@
 """A TCP forwarder that can drop every connection and refuse new ones for a while: a database blip
-as a process on the other side of it sees one, without stopping the shared server."""
+as a process on the other side of it sees one, without stopping the shared server. The server may
+listen on TCP (host, port) or on a Unix socket (its path), as the embedded PostgreSQL does."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import threading
 
 
 class TcpProxy:
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self._target = (target_host, target_port)
+    def __init__(self, target: tuple[str, int] | str) -> None:
+        self._target = target
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
         self._up = threading.Event()
@@ -43,7 +44,7 @@ class TcpProxy:
                 _close(client)
                 continue
             try:
-                upstream = socket.create_connection(self._target)
+                upstream = self._connect()
             except OSError:
                 _close(client)
                 continue
@@ -51,6 +52,13 @@ class TcpProxy:
                 self._open.update((client, upstream))
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _connect(self) -> socket.socket:
+        if isinstance(self._target, str):
+            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            upstream.connect(self._target)
+            return upstream
+        return socket.create_connection(self._target)
 
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:

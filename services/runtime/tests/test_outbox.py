@@ -168,13 +168,23 @@ def test_duplicated_messages_and_two_relays_run_each_job_once(engine, database_u
         assert connection.execute(select(func.max(outbox.c.attempts))).scalar_one() == 1
 
 
+def server_address(url) -> tuple[str, int] | str:
+    """Where the database server listens: TCP, or the Unix socket an embedded PostgreSQL uses
+    (its folder in the URL's `host` query parameter)."""
+    folder = url.query.get("host")
+    if url.host is None and isinstance(folder, str) and folder.startswith("/"):
+        return f"{folder}/.s.PGSQL.{url.port or url.query.get('port', 5432)}"
+    return (url.host or "127.0.0.1", url.port or 5432)
+
+
 def test_acknowledgement_survives_a_database_blip(engine, database_url, private_redis, processes, tmp_path):
     # Given a worker that reaches PostgreSQL through a proxy, running a job that has committed its
     # effect and is about to return
     url = make_url(database_url)
-    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    proxy = TcpProxy(server_address(url))
     try:
-        through_proxy = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+        direct = {k: v for k, v in url.query.items() if k not in ("host", "port")}
+        through_proxy = url.set(host="127.0.0.1", port=proxy.port, query=direct).render_as_string(hide_password=False)
         key = f"{HELD_PREFIX}ack"
         env = probe_env(database_url, private_redis, PROBE_SIGNAL_DIR=str(tmp_path))
         start_relay(processes, env)
