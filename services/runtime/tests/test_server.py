@@ -161,11 +161,16 @@ def _logged(process, message: str) -> bool:
                for line in process.log_path.read_text().splitlines() if line.startswith("{"))
 
 
+# How gRPC turns a new call away once the server is shutting down: UNAVAILABLE, or CANCELLED when
+# the call reached the server as it stopped accepting; the gateway answers both as a 503 to retry.
+REFUSED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+
+
 def _refused(channel) -> bool:
-    """A new call is turned away as UNAVAILABLE (any other outcome is a failure)."""
+    """A new call is turned away as the server drains (any other failure is a failure)."""
     try:
         call(channel, "Slow", b"0", timeout=2)
     except grpc.RpcError as error:
-        assert error.code() == grpc.StatusCode.UNAVAILABLE, error.code()
+        assert error.code() in REFUSED, error.code()
         return True
     return False
