@@ -1,5 +1,5 @@
 """Browser tests: Debian's Chromium driven by Playwright against the real gateway, services and
-workers (devstack.platform.Platform on free ports, dev mode on so pages can sign in)."""
+workers (devstack.platform.Platform on free ports, FEEDS_ENV=dev, so pages can sign in)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def platform_for_pages(group: ProcessGroup) -> Platform:
     ports = Ports.free()
     return Platform(group, ports=ports, extra_env={
         # A loaded machine (the tests run beside other work) can make one gRPC call slow.
-        "gateway": {"GATEWAY_DEV_MODE": "true", "GATEWAY_JWT_SECRET": JWT_SECRET, "GATEWAY_RPC_DEADLINE_SECONDS": "30"},
+        "gateway": {"GATEWAY_JWT_SECRET": JWT_SECRET, "GATEWAY_RPC_DEADLINE_SECONDS": "30"},
         "scout": {"SCOUT_SOURCES": "dev"},
     })
 

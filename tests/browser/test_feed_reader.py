@@ -1,5 +1,5 @@
 """The /feed reader against the real news service: guests read the global feed; a member signs in
-(dev mode form), sees the call to action while subscribed to nobody, subscribes to an author from
+(the dev sign-in form), sees the call to action while subscribed to nobody, subscribes to an author from
 the global feed, reads the author's post in the subscription feed and unsubscribes."""
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ schemas, and runs each process the way the images and the runtime expect."""
 from __future__ import annotations
 
 import functools
+import json
 import re
 
 import kubernetes_validate
@@ -342,3 +343,34 @@ def test_scout_runs_on_live_sources_except_in_the_dev_overlay(rendered, path, mo
             for key, value in {**env, **secrets}.items():
                 monkeypatch.setenv(key, value)
             assert ScoutSettings().source_names == env["SCOUT_SOURCES"].split(",")
+
+
+# What deploy/README.md says each Secret holds besides DATABASE_URL and REDIS_URL, with random values.
+PRODUCTION_SECRETS = {
+    "timeline": {"TIMELINE_CURSOR_SECRET": "7f" * 32},
+    "news": {"NEWS_CURSOR_SECRET": "3c" * 32},
+    "gateway": {"TIMELINE_HOST_KEYS": json.dumps([{"tenant_id": "acme", "key_id": "acme-1", "secret": "a9" * 32}])},
+}
+
+
+@pytest.mark.parametrize("service", sorted(PRODUCTION_SECRETS))
+def test_production_processes_start_with_the_secrets_deploy_readme_lists(rendered, service, monkeypatch):
+    """Production refuses to start on a missing secret: the production overlay's ConfigMaps and the
+    Secret's keys are all each process needs (the gateway verifies member tokens through the JWKS)."""
+    from gateway.settings import GatewaySettings
+    from news.settings import NewsSettings
+    from timeline.settings import TimelineSettings
+
+    settings_class = {"timeline": TimelineSettings, "news": NewsSettings, "gateway": GatewaySettings}[service]
+    objects = rendered["overlays/production"]
+    pods = [pod for workload, pod in pod_specs(objects) if service_of(workload) == service]
+    assert pods
+    infra = {} if service == "gateway" else {"DATABASE_URL": "postgresql://app@pg/feeds", "REDIS_URL": "redis://redis:6379/0"}
+    for pod in pods:
+        for container, _ in containers(pod):
+            env = config_env(objects, pod, container)
+            assert env.get("FEEDS_ENV", "production") == "production"
+            monkeypatch.delenv("FEEDS_ENV", raising=False)
+            for key, value in {**env, **infra, **PRODUCTION_SECRETS[service]}.items():
+                monkeypatch.setenv(key, value)
+            assert not settings_class().is_dev

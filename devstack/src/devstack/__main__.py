@@ -35,7 +35,6 @@ def main() -> int:
         return 2
     env = {"DATABASE_URL": resolved.database_url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1"}
     gateway_env = {
-        "GATEWAY_DEV_MODE": settings.gateway_dev_mode,
         "GATEWAY_JWT_SECRET": settings.gateway_jwt_secret or _dev_secret("jwt-secret"),
     }
     group = ProcessGroup(log_dir=LOG_DIR, env=env)

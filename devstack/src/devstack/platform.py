@@ -45,7 +45,7 @@ class Ports:
 class Platform:
     group: ProcessGroup
     ports: Ports = field(default_factory=Ports)
-    # Extra variables per process kind, e.g. {"gateway": {"GATEWAY_DEV_MODE": "true"}}.
+    # Extra variables per process kind, e.g. {"gateway": {"GATEWAY_JWT_SECRET": "…"}}.
     extra_env: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property

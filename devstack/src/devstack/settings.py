@@ -12,7 +12,5 @@ class DevSettings(BaseSettings):
 
     database_url: str | None = Field(default=None, validation_alias="DATABASE_URL")
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
-    # `make run` turns the gateway's dev sign-in on unless told otherwise.
-    gateway_dev_mode: str = Field(default="true", validation_alias="GATEWAY_DEV_MODE")
     # Unset, `make run` keeps a per-checkout secret in .data/run, so tokens survive a restart.
     gateway_jwt_secret: str | None = Field(default=None, validation_alias="GATEWAY_JWT_SECRET")

@@ -13,7 +13,7 @@ from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
-from gateway.routes import health, news, pages, scout, timeline
+from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
 
 CONTEXT_ROUTES = {"timeline": timeline, "news": news, "scout": scout}
@@ -60,4 +60,6 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     for module in CONTEXT_ROUTES.values():
         app.include_router(module.router)
     app.include_router(pages.router)
+    if settings.is_dev:
+        app.include_router(dev_sign_in.router)
     return app

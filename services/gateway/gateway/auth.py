@@ -25,8 +25,8 @@ class MemberAuth:
     def _key_and_algorithms(self, token: str):
         if self._jwks is not None:
             return self._jwks.get_signing_key_from_jwt(token).key, ["RS256"]
-        if self._settings.jwt_secret:
-            return self._settings.jwt_secret, ["HS256"]
+        if secret := self._settings.jwt_secret.get_secret_value():
+            return secret, ["HS256"]
         raise ApiError(401, "", "member authentication is not configured")
 
     def member(self, request: Request, *, required: bool = True) -> uuid.UUID | None:
@@ -44,13 +44,26 @@ class MemberAuth:
                 token, key, algorithms=algorithms, audience=self._settings.jwt_audience,
                 issuer=self._settings.jwt_issuer, options={"require": ["sub", "exp"]},
             )
-            return uuid.UUID(str(claims["sub"]))
+            member_id = uuid.UUID(str(claims["sub"]))
         except (jwt.PyJWTError, ValueError):
             raise ApiError(401, "", "invalid or expired token") from None
+        if self._outlives_limit(claims):
+            raise ApiError(401, "", f"token lifetime exceeds {self._settings.jwt_max_lifetime_seconds} seconds")
+        return member_id
+
+    def _outlives_limit(self, claims: dict) -> bool:
+        """Whether `exp` lies further than the maximum lifetime past now or past `iat`: a far `exp`
+        would make a leaked token good for ever. PyJWT has already taken both with int(), which
+        also accepts a numeric string, so they are read the same way here."""
+        limit = self._settings.jwt_max_lifetime_seconds
+        expires = int(claims["exp"])
+        issued = int(claims["iat"]) if "iat" in claims else None
+        return expires - time.time() > limit or (issued is not None and expires - issued > limit)
 
     def issue_dev_token(self, member_id: uuid.UUID, ttl_seconds: int = 3600) -> str:
-        """Short-lived HS256 token for dev mode's sign-in form and for tests."""
-        if not self._settings.jwt_secret:
+        """Short-lived HS256 token for the dev sign-in form and for tests."""
+        secret = self._settings.jwt_secret.get_secret_value()
+        if not secret:
             raise ApiError(404, "", "dev sign-in is not available")
         now = int(time.time())
         claims = {"sub": str(member_id), "iat": now, "exp": now + ttl_seconds}
@@ -58,7 +71,7 @@ class MemberAuth:
             claims["aud"] = self._settings.jwt_audience
         if self._settings.jwt_issuer:
             claims["iss"] = self._settings.jwt_issuer
-        return jwt.encode(claims, self._settings.jwt_secret, algorithm="HS256")
+        return jwt.encode(claims, secret, algorithm="HS256")
 
 
 def member(request: Request) -> uuid.UUID:

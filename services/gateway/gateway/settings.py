@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Any
+
+from pydantic import BaseModel, Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import SettingsConfigDict
+
+from feeds_runtime.settings import MIN_SECRET_LENGTH, RANDOM_SECRET, RuntimeSettings, deployment_secret, is_dev
 
 
 class HostKey(BaseModel):
@@ -12,7 +16,7 @@ class HostKey(BaseModel):
     secret: str
 
 
-class GatewaySettings(BaseSettings):
+class GatewaySettings(RuntimeSettings):
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", populate_by_name=True)
 
     host: str = "127.0.0.1"
@@ -22,21 +26,25 @@ class GatewaySettings(BaseSettings):
     scout_address: str = "127.0.0.1:50053"
     # Deadline of one gRPC call from the gateway, seconds.
     rpc_deadline_seconds: float = Field(default=10.0, gt=0)
-    # Member tokens: HS256 with this secret (dev/test) or RS256 through a JWKS (production).
-    jwt_secret: str | None = None
+    # Member tokens: RS256 through a JWKS (production), or HS256 with a shared secret. Outside
+    # FEEDS_ENV=dev one of them is required (the JWKS URL is read first, so the secret's check knows).
     jwks_url: str | None = None
+    jwt_secret: SecretStr = Field(default=SecretStr(""), validate_default=True)
     jwt_audience: str | None = None
     jwt_issuer: str | None = None
-    # Dev mode adds the sign-in form that issues short-lived dev tokens; never on in production.
-    dev_mode: bool = False
+    # A token whose `exp` lies further ahead than this (of now, or of its `iat`) is refused, so a
+    # leaked token, or one minted with a far `exp`, cannot outlive a day.
+    jwt_max_lifetime_seconds: int = Field(default=24 * 3600, ge=60)
     # Where the pages send a member to sign in (again): the identity service's page, which returns
-    # to `<page>#token=<jwt>`; it gets `?next=<page path>`. Dev mode's form when unset in dev mode.
+    # to `<page>#token=<jwt>`; it gets `?next=<page path>`. Under FEEDS_ENV=dev, the dev sign-in form
+    # when unset.
     sign_in_url: str | None = None
     log_level: str = "INFO"
     # Where the gateway also serves its Prometheus metrics (besides /metrics); port 0 turns metrics off.
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9464, ge=0, le=65535)
-    host_keys: list[HostKey] = Field(default_factory=list, validation_alias="TIMELINE_HOST_KEYS")
+    # Unset is refused outside FEEDS_ENV=dev; a deployment that serves no host says `[]`.
+    host_keys: list[HostKey] = Field(default=None, validate_default=True, validation_alias="TIMELINE_HOST_KEYS")
     # Host signatures older or newer than this many seconds are refused.
     signature_tolerance_seconds: int = 300
 
@@ -52,4 +60,31 @@ class GatewaySettings(BaseSettings):
     def _jwks(cls, value: str | None) -> str | None:
         if value and not value.startswith("https://") and not value.startswith("http://127.0.0.1"):
             raise ValueError("must be an https:// URL")
+        return value
+
+    @field_validator("jwt_secret")
+    @classmethod
+    def _jwt_secret(cls, value: SecretStr, info: ValidationInfo) -> SecretStr:
+        if info.data.get("jwks_url") and not value.get_secret_value():
+            return value
+        return deployment_secret(value, info, alternative=" unless GATEWAY_JWKS_URL is set")
+
+    @field_validator("host_keys", mode="before")
+    @classmethod
+    def _host_keys_set(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is not None:
+            return value
+        if is_dev(info):
+            return []
+        raise ValueError("required outside FEEDS_ENV=dev: the hosts' keys as JSON, or [] when no host calls "
+                         "this gateway")
+
+    @field_validator("host_keys")
+    @classmethod
+    def _host_keys(cls, value: list[HostKey], info: ValidationInfo) -> list[HostKey]:
+        if len({key.key_id for key in value}) != len(value):
+            raise ValueError("each key_id may appear once")
+        if not is_dev(info) and any(len(key.secret) < MIN_SECRET_LENGTH for key in value):
+            raise ValueError(f"every host key's secret has at least {MIN_SECRET_LENGTH} characters outside "
+                             f"FEEDS_ENV=dev, {RANDOM_SECRET}")
         return value

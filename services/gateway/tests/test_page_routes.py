@@ -1,5 +1,5 @@
 """How the gateway serves the pages: assets only from the pages folder, and the dev sign-in only
-when dev mode is on (it is off by default)."""
+under FEEDS_ENV=dev (production, what runs when nothing is set, has no such path)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,17 @@ from fastapi.testclient import TestClient
 from gateway.app import create_app
 from gateway.settings import GatewaySettings
 
-SECRET = "page-routes-secret"
+SECRET = "page-routes-secret-0123456789abcdef"
 
 
 def client(**settings) -> TestClient:
-    return TestClient(create_app(GatewaySettings(jwt_secret=SECRET, **settings)))
+    return TestClient(create_app(GatewaySettings(jwt_secret=SECRET, host_keys=[], **settings)))
 
 
-def test_dev_sign_in_is_off_by_default():
+def test_dev_sign_in_does_not_exist_in_production(monkeypatch):
+    monkeypatch.delenv("FEEDS_ENV")
     gateway = client()
-    assert GatewaySettings().dev_mode is False
+    assert not any(getattr(route, "path", "") == "/dev/sign-in" for route in gateway.app.routes)
     assert gateway.get("/dev/sign-in").status_code == 404
     response = gateway.post("/dev/sign-in", json={"memberId": "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"})
     assert response.status_code == 404 and "token" not in response.text
@@ -26,8 +27,8 @@ def test_dev_sign_in_is_off_by_default():
     assert page.status_code == 200 and "feeds-sign-in" not in page.text
 
 
-def test_dev_mode_issues_a_short_lived_token_for_the_chosen_member():
-    gateway = client(dev_mode=True)
+def test_dev_issues_a_short_lived_token_for_the_chosen_member():
+    gateway = client(feeds_env="dev")
     member = "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"
     response = gateway.post("/dev/sign-in", json={"memberId": member})
     assert response.status_code == 200
@@ -38,7 +39,7 @@ def test_dev_mode_issues_a_short_lived_token_for_the_chosen_member():
 
 
 def test_a_configured_sign_in_page_is_where_the_pages_send_members():
-    gateway = client(sign_in_url="https://id.example.com/sign-in?app=feeds")
+    gateway = client(sign_in_url="https://id.example.com/sign-in?app=feeds", feeds_env="production")
     for path in ("/scout", "/feed"):
         assert '<meta name="feeds-sign-in" content="https://id.example.com/sign-in?app=feeds">' in gateway.get(path).text
     assert gateway.get("/dev/sign-in").status_code == 404

@@ -9,15 +9,52 @@ from __future__ import annotations
 import sys
 from typing import Final, Literal, TypeVar
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 T = TypeVar("T", bound=BaseSettings)
 
 # FEEDS_ENV: what a process runs as. Production is what runs when nothing is configured; dev
-# conveniences (offline sources, dev secrets) exist only where FEEDS_ENV=dev says so.
+# conveniences (offline sources, dev secrets, the dev sign-in) exist only where FEEDS_ENV=dev says so.
 PRODUCTION: Final = "production"
 DEV: Final = "dev"
+# Outside dev a secret is at least this long: 32 characters of `openssl rand -hex 32` are 128 bits,
+# what an HMAC key needs to be out of reach of guessing.
+MIN_SECRET_LENGTH: Final = 32
+RANDOM_SECRET: Final = "e.g. `openssl rand -hex 32`"
+
+
+def is_dev(info: ValidationInfo) -> bool:
+    """In a field validator: whether the settings being built run as dev (FEEDS_ENV is validated first)."""
+    return info.data.get("feeds_env") == DEV
+
+
+def deployment_secret(value: SecretStr, info: ValidationInfo, *, dev_value: str = "", alternative: str = "") -> SecretStr:
+    """A secret only dev may leave unset (empty): there it becomes `dev_value`. Anywhere else a process
+    refuses to start on an unset, short or shipped value, since a secret printed in this repository
+    protects nothing. `alternative` names what may stand in for the secret when it is unset."""
+    secret = value.get_secret_value()
+    if is_dev(info):
+        return value if secret else SecretStr(dev_value)
+    if not secret.strip():
+        raise ValueError(f"required outside FEEDS_ENV=dev{alternative}, {RANDOM_SECRET}")
+    if secret == dev_value:
+        raise ValueError(f"the shipped dev value is refused outside FEEDS_ENV=dev, {RANDOM_SECRET}")
+    if len(secret) < MIN_SECRET_LENGTH:
+        raise ValueError(f"at least {MIN_SECRET_LENGTH} characters outside FEEDS_ENV=dev, {RANDOM_SECRET}")
+    return value
+
+
+class RuntimeSettings(BaseSettings):
+    """What every process reads, the gateway's too: whether it runs as dev."""
+
+    model_config = SettingsConfigDict(extra="ignore")
+
+    feeds_env: Literal["production", "dev"] = Field(default=PRODUCTION, validation_alias="FEEDS_ENV")
+
+    @property
+    def is_dev(self) -> bool:
+        return self.feeds_env == DEV
 
 
 def normalize_database_url(value: str) -> str:
@@ -37,20 +74,13 @@ def normalize_database_url(value: str) -> str:
     return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 
 
-class InfraSettings(BaseSettings):
+class InfraSettings(RuntimeSettings):
     """Where PostgreSQL and Redis are; shared by every process kind."""
-
-    model_config = SettingsConfigDict(extra="ignore")
 
     database_url: str = Field(validation_alias="DATABASE_URL")
     redis_url: str = Field(validation_alias="REDIS_URL")
     # Prefix for Dramatiq's Redis keys, so test runs sharing one Redis never see each other's jobs.
     redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
-    feeds_env: Literal["production", "dev"] = Field(default=PRODUCTION, validation_alias="FEEDS_ENV")
-
-    @property
-    def is_dev(self) -> bool:
-        return self.feeds_env == DEV
 
     @field_validator("database_url")
     @classmethod

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import SettingsConfigDict
 
-from feeds_runtime.settings import ServiceSettings
+from feeds_runtime.settings import ServiceSettings, deployment_secret
 
 
 class TimelineSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="TIMELINE_", extra="ignore")
 
     grpc_port: int = 50051
-    # Signs home-timeline cursors so a tampered or foreign one is refused. Set per deployment;
-    # every replica of one deployment must share it. At least 16 characters.
-    cursor_secret: SecretStr = Field(default=SecretStr("timeline-dev-cursor-secret"), min_length=16)
+    # Signs home-timeline cursors so a tampered or foreign one is refused. Set per deployment (a dev
+    # value only under FEEDS_ENV=dev); every replica of one deployment must share it.
+    cursor_secret: SecretStr = Field(default=SecretStr(""), validate_default=True)
     # Followers materialized per fan-out job (one transaction each): 10k followers are one job.
     fanout_chunk_size: int = Field(default=10_000, ge=1, le=50_000)
     # Stale entries removed per clean-up job (one transaction each).
@@ -28,3 +28,8 @@ class TimelineSettings(ServiceSettings):
     trim_every: int = Field(default=20, ge=1, le=10_000)
     # Authors with at least this many followers are not fanned out: home reads pull their posts.
     pull_threshold: int = Field(default=50_000, ge=1)
+
+    @field_validator("cursor_secret")
+    @classmethod
+    def _cursor_secret(cls, value: SecretStr, info: ValidationInfo) -> SecretStr:
+        return deployment_secret(value, info, dev_value="timeline-dev-cursor-secret")

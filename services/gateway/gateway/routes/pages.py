@@ -1,19 +1,16 @@
-"""The browser pages (/scout, /feed), their static assets, and dev mode's sign-in form.
+"""The browser pages (/scout, /feed) and their static assets.
 
-The pages are plain HTML and ES modules that speak only the public REST API. The sign-in form
-exists only when GATEWAY_DEV_MODE is true: it issues a short-lived HS256 token for a chosen member.
+The pages are plain HTML and ES modules that speak only the public REST API.
 """
 
 from __future__ import annotations
 
 import mimetypes
-import uuid
 from html import escape
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
-from pydantic import BaseModel, Field
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from gateway.api_error import ApiError
 from gateway.bodies import StrictJsonRoute
@@ -22,7 +19,6 @@ router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ASSETS_DIR = PAGES_DIR / "assets"
-DEV_TOKEN_TTL_SECONDS = 3600
 SIGN_IN_PATH = "/dev/sign-in"
 # Pages load scripts and styles from this origin only; avatars and logos may come from https hosts.
 SECURITY_HEADERS = {
@@ -35,10 +31,10 @@ SECURITY_HEADERS = {
 mimetypes.add_type("text/javascript", ".js")
 
 
-def _page(request: Request, name: str) -> HTMLResponse:
+def page(request: Request, name: str) -> HTMLResponse:
     html = (PAGES_DIR / name).read_text(encoding="utf-8")
     settings = request.app.state.settings
-    sign_in = settings.sign_in_url or (SIGN_IN_PATH if settings.dev_mode else None)
+    sign_in = settings.sign_in_url or (SIGN_IN_PATH if settings.is_dev else None)
     if sign_in:
         html = html.replace("<!--sign-in-->", f'<meta name="feeds-sign-in" content="{escape(sign_in)}">')
     return HTMLResponse(html, headers=SECURITY_HEADERS)
@@ -51,12 +47,12 @@ async def root() -> RedirectResponse:
 
 @router.get("/scout", response_class=HTMLResponse)
 async def scout_page(request: Request) -> HTMLResponse:
-    return _page(request, "scout.html")
+    return page(request, "scout.html")
 
 
 @router.get("/feed", response_class=HTMLResponse)
 async def feed_page(request: Request) -> HTMLResponse:
-    return _page(request, "feed.html")
+    return page(request, "feed.html")
 
 
 # The shipped assets, listed once: a request names one of them or nothing, so no path a client sends
@@ -70,26 +66,3 @@ async def asset(asset_path: str) -> FileResponse:
     if path is None:
         raise ApiError(404, "not_found", "no such asset")
     return FileResponse(path, headers=SECURITY_HEADERS)
-
-
-def _require_dev_mode(request: Request) -> None:
-    if not request.app.state.settings.dev_mode:
-        raise ApiError(404, "not_found", "not found")
-
-
-@router.get(SIGN_IN_PATH, response_class=HTMLResponse)
-async def sign_in_form(request: Request) -> HTMLResponse:
-    _require_dev_mode(request)
-    return _page(request, "sign-in.html")
-
-
-class DevSignIn(BaseModel):
-    member_id: uuid.UUID = Field(alias="memberId")
-
-
-@router.post(SIGN_IN_PATH)
-async def sign_in(request: Request, body: DevSignIn) -> JSONResponse:
-    _require_dev_mode(request)
-    token = request.app.state.member_auth.issue_dev_token(body.member_id, DEV_TOKEN_TTL_SECONDS)
-    return JSONResponse({"token": token, "memberId": str(body.member_id), "expiresIn": DEV_TOKEN_TTL_SECONDS},
-                        headers={"Cache-Control": "no-store"})

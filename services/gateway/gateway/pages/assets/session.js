@@ -1,6 +1,6 @@
 // The member's session in this tab: a JWT kept in sessionStorage and sent as a Bearer token.
 // Production hands the token over in the URL fragment (`#token=<jwt>`, never sent to a server);
-// dev mode's sign-in form stores it directly. A token past its `exp`, or one the gateway refuses
+// the dev sign-in form stores it directly. A token past its `exp`, or one the gateway refuses
 // (401), ends the session: the pages then say so and offer the way to sign in again.
 
 import { element } from "./format.js";
@@ -84,7 +84,7 @@ export async function apiRequest(method, path, body) {
   return response;
 }
 
-// Where to sign in (dev mode's form, or the identity service the gateway names), or null.
+// Where to sign in (the dev sign-in form, or the identity service the gateway names), or null.
 export function signInUrl() {
   const url = document.querySelector('meta[name="feeds-sign-in"]')?.content;
   if (!url) return null;

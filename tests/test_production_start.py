@@ -1,0 +1,89 @@
+"""Secure by default: a process told nothing runs as production, and production refuses to start on a
+missing, shipped or short secret, with one line naming the variable (exit code 2), before it opens
+any port or connection."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+# Where PostgreSQL and Redis would be: settings are checked before anything connects.
+INFRA = {"DATABASE_URL": "postgresql://feeds@127.0.0.1:1/feeds", "REDIS_URL": "redis://127.0.0.1:1/0"}
+GOOD = "0123456789abcdef" * 4
+
+
+def run(module: str, kind: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """The process as a deployment would start it: no FEEDS_ENV, nothing but `env` configured."""
+    base = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    return subprocess.run([sys.executable, "-m", module, kind], env={**base, **env}, capture_output=True,
+                          text=True, timeout=60)
+
+
+def refused_with(done: subprocess.CompletedProcess, variable: str) -> str:
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("configuration error: ") and f"{variable}: " in lines[0], lines[0]
+    assert "FEEDS_ENV" in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("module,kind,variable", [
+    *((service, kind, f"{service.upper()}_CURSOR_SECRET") for service in ("timeline", "news")
+      for kind in ("server", "worker", "relay", "migrate")),
+    ("scout", "server", "SCOUT_SOURCES"),
+    ("scout", "worker", "SCOUT_SOURCES"),
+    ("gateway", "server", "GATEWAY_JWT_SECRET"),
+    ("gateway", "server", "TIMELINE_HOST_KEYS"),
+])
+def test_every_process_refuses_to_start_without_its_secrets(module, kind, variable):
+    refused_with(run(module, kind, {}), variable)
+    refused_with(run(module, kind, INFRA), variable)
+
+
+@pytest.mark.parametrize("service,shipped", [("timeline", "timeline-dev-cursor-secret"), ("news", "news-dev-cursor-secret")])
+def test_a_shipped_or_short_cursor_secret_is_refused(service, shipped):
+    variable = f"{service.upper()}_CURSOR_SECRET"
+    assert "shipped dev value" in refused_with(run(service, "server", {**INFRA, variable: shipped}), variable)
+    assert "at least 32 characters" in refused_with(run(service, "server", {**INFRA, variable: "x" * 31}), variable)
+
+
+def test_gateway_refuses_short_secrets():
+    keys = json.dumps([{"tenant_id": "t", "key_id": "k", "secret": "short-host-secret"}])
+    line = refused_with(run("gateway", "server", {"GATEWAY_JWT_SECRET": "s" * 20, "TIMELINE_HOST_KEYS": keys}),
+                        "GATEWAY_JWT_SECRET")
+    assert "TIMELINE_HOST_KEYS: every host key's secret has at least 32 characters" in line
+
+
+def test_production_settings_load_once_the_secrets_are_set(monkeypatch):
+    """The other side: real secrets (and a JWKS in place of a token secret, no host keys for a gateway
+    that serves no host) are a configuration production accepts."""
+    from gateway.settings import GatewaySettings
+    from news.settings import NewsSettings
+    from timeline.settings import TimelineSettings
+
+    monkeypatch.delenv("FEEDS_ENV")
+    for key, value in {**INFRA, "TIMELINE_CURSOR_SECRET": GOOD, "NEWS_CURSOR_SECRET": GOOD[::-1],
+                       "GATEWAY_JWKS_URL": "https://id.example.com/jwks.json", "TIMELINE_HOST_KEYS": "[]"}.items():
+        monkeypatch.setenv(key, value)
+    assert TimelineSettings().cursor_secret.get_secret_value() == GOOD
+    assert NewsSettings().cursor_secret.get_secret_value() == GOOD[::-1]
+    gateway = GatewaySettings()
+    assert gateway.feeds_env == "production" and gateway.host_keys == []
+
+
+def test_dev_keeps_its_conveniences(monkeypatch):
+    from gateway.settings import GatewaySettings
+    from timeline.settings import TimelineSettings
+
+    monkeypatch.setenv("FEEDS_ENV", "dev")
+    for key, value in INFRA.items():
+        monkeypatch.setenv(key, value)
+    for key in ("TIMELINE_CURSOR_SECRET", "TIMELINE_HOST_KEYS", "GATEWAY_JWT_SECRET", "GATEWAY_JWKS_URL"):
+        monkeypatch.delenv(key, raising=False)
+    assert TimelineSettings().cursor_secret.get_secret_value() == "timeline-dev-cursor-secret"
+    assert GatewaySettings().host_keys == []
