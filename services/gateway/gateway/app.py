@@ -13,6 +13,7 @@ from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
+from gateway.headers import ResponseHeaders
 from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
 
@@ -56,6 +57,7 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         return response
 
     app.add_middleware(RequestMetrics)
+    app.add_middleware(ResponseHeaders)
     app.include_router(health.router)
     for module in CONTEXT_ROUTES.values():
         app.include_router(module.router)

@@ -30,6 +30,8 @@ class MemberAuth:
         raise ApiError(401, "", "member authentication is not configured")
 
     def member(self, request: Request, *, required: bool = True) -> uuid.UUID | None:
+        if len(request.headers.getlist("authorization")) > 1:  # which one counts would be a guess
+            raise ApiError(401, "", "send one Authorization header")
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if not header:
@@ -85,6 +87,10 @@ def member_or_guest(request: Request) -> uuid.UUID | None:
     return request.app.state.member_auth.member(request, required=False)
 
 
+# The headers a host signature consists of; each may be sent once.
+SIGNATURE_HEADERS = ("x-activity-key-id", "x-activity-timestamp", "x-activity-viewer", "x-activity-signature")
+
+
 @dataclass(frozen=True)
 class HostCall:
     tenant_id: str
@@ -102,6 +108,8 @@ class HostSignature:
     async def verify(self, request: Request) -> HostCall:
         refused = ApiError(401, "invalid_signature", "request signature is missing, stale or wrong")
         headers = request.headers
+        if any(len(headers.getlist(name)) > 1 for name in SIGNATURE_HEADERS):
+            raise refused
         key = self._keys.get(headers.get("x-activity-key-id", ""))
         timestamp = headers.get("x-activity-timestamp", "")
         signature = headers.get("x-activity-signature", "")

@@ -9,12 +9,14 @@ import grpc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from feeds_runtime.errors import error_info
 from gateway import envelopes
 from gateway.api_error import ApiError
 from gateway.auth import member
 from gateway.envelopes import Context
+from gateway.headers import response_headers
 
 log = logging.getLogger("gateway.errors")
 
@@ -78,11 +80,24 @@ def authenticate_first(request: Request) -> None:
         member(request)
 
 
+HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route serves at the request's path, asking the router as it routes: the
+    405 Starlette raises names only the methods of the first route whose path matched (so GET
+    /posts/{id} would hide DELETE /posts/{id})."""
+    routes = request.app.router.routes
+    return ", ".join(method for method in HTTP_METHODS
+                     if any(route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes))
+
+
 def install(app: FastAPI) -> None:
     def render(request: Request, error: ApiError):
         context = envelopes.context_for_path(request.url.path)
         response = envelopes.error(context, error.status, error.code or generic_code(context, error.status),
                                    error.message, scout_code=error.scout_code)
+        response.headers.update(error.headers)
         if error.status == 503:
             response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
@@ -113,9 +128,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException):
         context = envelopes.context_for_path(request.url.path)
-        return render(request, ApiError(error.status_code, generic_code(context, error.status_code), str(error.detail)))
+        headers = {"Allow": allowed_methods(request)} if error.status_code == 405 else None
+        return render(request, ApiError(error.status_code, generic_code(context, error.status_code), str(error.detail),
+                                        headers=headers))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception):
         log.exception("unhandled gateway error")
-        return render(request, ApiError(500, "", "internal error"))
+        # This handler answers outside the middleware stack, so it adds the headers every response carries.
+        return render(request, ApiError(500, "", "internal error", headers=response_headers(request.url.path)))

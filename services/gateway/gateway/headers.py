@@ -1,0 +1,39 @@
+"""Headers on every response of the gateway: `nosniff` everywhere (a browser never second-guesses a
+content type, so no JSON body runs as a script or a page), and `no-store` on the API, whose answers
+are a member's or a host's data and depend on who asks."""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+API_PREFIX = "/api/"
+
+
+def response_headers(path: str) -> dict[str, str]:
+    headers = {"X-Content-Type-Options": "nosniff"}
+    if path.startswith(API_PREFIX):
+        headers["Cache-Control"] = "no-store"
+    return headers
+
+
+class ResponseHeaders:
+    """ASGI middleware adding `response_headers` to each response that does not set them itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = response_headers(scope["path"])
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in extra.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
