@@ -13,6 +13,7 @@ from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
+from gateway.contract import document
 from gateway.headers import ResponseHeaders
 from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
@@ -37,6 +38,10 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         version="1.0.0",
         description="REST over the timeline, news and scout gRPC services. Each context answers in its own envelope.",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc: FastAPI's pages load their scripts from a CDN. /openapi.json is the
+        # contract; any viewer or client generator reads it.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.member_auth = MemberAuth(settings)
@@ -64,4 +69,11 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     app.include_router(pages.router)
     if settings.is_dev:
         app.include_router(dev_sign_in.router)
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            app.openapi_schema = document.build(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

@@ -2,23 +2,83 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from feeds.timeline.v1 import timeline_pb2 as pb
+from gateway.contract.fields import CLOSED, DateTime, Uuid
 from gateway.rendering import rfc3339
 
-VISIBILITY = {pb.VISIBILITY_PUBLIC: "public", pb.VISIBILITY_PRIVATE: "private"}
-MODERATION = {pb.MODERATION_STATE_VISIBLE: "visible", pb.MODERATION_STATE_HIDDEN: "hidden",
-              pb.MODERATION_STATE_REMOVED: "removed"}
+Visibility = Literal["public", "private"]
+Moderation = Literal["visible", "hidden", "removed"]
+VISIBILITY: dict[pb.Visibility, Visibility] = {pb.VISIBILITY_PUBLIC: "public", pb.VISIBILITY_PRIVATE: "private"}
+MODERATION: dict[pb.ModerationState, Moderation] = {pb.MODERATION_STATE_VISIBLE: "visible", pb.MODERATION_STATE_HIDDEN: "hidden",
+                                     pb.MODERATION_STATE_REMOVED: "removed"}
 VISIBILITY_PB = {name: value for value, name in VISIBILITY.items()}
 MODERATION_PB = {name: value for value, name in MODERATION.items()}
 
 
-def stats(message: pb.PostStats) -> dict[str, int]:
+@with_config(CLOSED)
+class TimelineStats(TypedDict):
+    like_count: int
+    reply_count: int
+    share_count: int
+
+
+@with_config(CLOSED)
+class TimelinePost(TypedDict):
+    id: Uuid
+    author_id: Uuid
+    body: str
+    visibility: Visibility
+    moderation_state: Moderation
+    published_at: DateTime
+    stats: TimelineStats
+
+
+@with_config(CLOSED)
+class TimelineItem(TypedDict):
+    entry_id: Uuid
+    post_id: Uuid
+    author_id: Uuid
+    body: str
+    published_at: DateTime
+    ranked_at: DateTime
+    stats: TimelineStats
+
+
+@with_config(CLOSED)
+class TimelineDeleted(TypedDict):
+    post_id: Uuid
+    deleted: bool
+
+
+@with_config(CLOSED)
+class TimelineFollow(TypedDict):
+    follower_id: Uuid
+    followee_id: Uuid
+    following: bool
+
+
+@with_config(CLOSED)
+class TimelineBlock(TypedDict):
+    blocker_id: Uuid
+    blocked_id: Uuid
+    blocked: bool
+
+
+@with_config(CLOSED)
+class TimelinePong(TypedDict):
+    ok: bool
+
+
+def stats(message: pb.PostStats) -> TimelineStats:
     return {"like_count": message.like_count, "reply_count": message.reply_count, "share_count": message.share_count}
 
 
-def post(message: pb.Post) -> dict[str, Any]:
+def post(message: pb.Post) -> TimelinePost:
     return {
         "id": message.id,
         "author_id": message.author_id,
@@ -30,12 +90,12 @@ def post(message: pb.Post) -> dict[str, Any]:
     }
 
 
-def items(messages) -> list[dict[str, Any]]:
+def items(messages) -> list[TimelineItem]:
     """A page of timeline items."""
     return [item(message) for message in messages]
 
 
-def item(message: pb.TimelineItem) -> dict[str, Any]:
+def item(message: pb.TimelineItem) -> TimelineItem:
     return {
         "entry_id": message.entry_id,
         "post_id": message.post_id,

@@ -16,6 +16,22 @@ from gateway import envelopes, scout_views as views
 from gateway.bodies import StrictJsonRoute
 from gateway.auth import member
 from gateway.clients import call_metadata
+from gateway.contract import responses as answers
+from gateway.contract.fields import UuidPath
+from gateway.scout_views import (
+    ScoutDone,
+    ScoutHomework,
+    ScoutHomeworkList,
+    ScoutJob,
+    ScoutPostAction,
+    ScoutPostDeleted,
+    ScoutPostList,
+    ScoutRun,
+    ScoutRunList,
+    ScoutRunPosts,
+    ScoutScan,
+    ScoutThemeDeleted,
+)
 
 router = APIRouter(tags=["scout"], route_class=StrictJsonRoute)
 
@@ -72,6 +88,7 @@ def _page(page: int, size: int) -> pb.PageRequest:
 
 
 Member = Annotated[uuid.UUID, Depends(member)]
+DONE: ScoutDone = {"ok": True}
 
 
 def _stub(request: Request, actor: uuid.UUID, stub_class):
@@ -89,125 +106,137 @@ def _jobs(request: Request, actor: uuid.UUID):
     return _stub(request, actor, scout_pb2_grpc.JobServiceStub)
 
 
-@router.post("/api/v1/scout/scan", summary="Create a new run for a brief and schedule its scan job")
+@router.post("/api/v1/scout/scan", summary="Create a new run for a brief and schedule its scan job",
+             responses=answers.scout(ScoutScan))
 async def scan(request: Request, actor: Member, body: ScanBody) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.Scan(pb.ScanRequest(brief=body.brief.message()), **options)
-    return envelopes.scout_data({"job": views.job(response.job), "run": views.run(response.run)})
+    scanned: ScoutScan = {"job": views.job(response.job), "run": views.run(response.run)}
+    return envelopes.scout_data(scanned)
 
 
-@router.get("/api/v1/scout/runs", summary="Runs of the member, newest first")
+@router.get("/api/v1/scout/runs", summary="Runs of the member, newest first", responses=answers.scout(ScoutRunList))
 async def list_runs(request: Request, actor: Member, page: PageNumber = 1, page_size: PageSize = 0,
                     brand_id: Annotated[str, Query(max_length=1000)] = "",
                     mode: Annotated[str, Query(max_length=100)] = "") -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListRuns(pb.ListRunsRequest(page=_page(page, page_size), brand_id=brand_id, mode=mode),
                                    **options)
-    return envelopes.scout_data({"list": [views.run(r) for r in response.runs],
-                                 "pagination": views.pagination(response.pagination)})
+    return envelopes.scout_data(views.run_list(response))
 
 
-@router.get("/api/v1/scout/runs/{run_id}", summary="One run with its counts and shortfall")
-async def get_run(request: Request, actor: Member, run_id: str) -> JSONResponse:
+@router.get("/api/v1/scout/runs/{run_id}", summary="One run with its counts and shortfall",
+            responses=answers.scout(ScoutRun, 404))
+async def get_run(request: Request, actor: Member, run_id: UuidPath) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.GetRun(pb.GetRunRequest(run_id=run_id), **options)
     return envelopes.scout_data(views.run(response.run))
 
 
-@router.get("/api/v1/scout/runs/{run_id}/posts", summary="One page of a run's results, by score")
-async def list_run_posts(request: Request, actor: Member, run_id: str, page: PageNumber = 1,
+@router.get("/api/v1/scout/runs/{run_id}/posts", summary="One page of a run's results, by score",
+            responses=answers.scout(ScoutRunPosts, 404))
+async def list_run_posts(request: Request, actor: Member, run_id: UuidPath, page: PageNumber = 1,
                          page_size: PageSize = 0) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListRunPosts(pb.ListRunPostsRequest(run_id=run_id, page=_page(page, page_size)), **options)
-    return envelopes.scout_data({"run": views.run(response.run), "list": [views.post(p) for p in response.posts],
-                                 "pagination": views.pagination(response.pagination)})
+    return envelopes.scout_data(views.run_posts(response))
 
 
-@router.delete("/api/v1/scout/runs/{run_id}", summary="Delete a finished run and its results (409 while active)")
-async def delete_run(request: Request, actor: Member, run_id: str) -> JSONResponse:
+@router.delete("/api/v1/scout/runs/{run_id}", summary="Delete a finished run and its results (409 while active)",
+               responses=answers.scout(ScoutDone, 404, 409))
+async def delete_run(request: Request, actor: Member, run_id: UuidPath) -> JSONResponse:
     stub, options = _scout(request, actor)
     await stub.DeleteRun(pb.DeleteRunRequest(run_id=run_id), **options)
-    return envelopes.scout_data({"ok": True})
+    return envelopes.scout_data(DONE)
 
 
-@router.get("/api/v1/scout/posts", summary="Legacy list of all the member's results")
+@router.get("/api/v1/scout/posts", summary="Legacy list of all the member's results",
+            responses=answers.scout(ScoutPostList))
 async def list_posts(request: Request, actor: Member, page: PageNumber = 1, page_size: PageSize = 0,
                      theme_key: Annotated[str, Query(max_length=1000)] = "") -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListPosts(pb.ListPostsRequest(page=_page(page, page_size), theme_key=theme_key), **options)
-    return envelopes.scout_data({"list": [views.post(p) for p in response.posts],
-                                 "pagination": views.pagination(response.pagination)})
+    return envelopes.scout_data(views.post_list(response))
 
 
-@router.delete("/api/v1/scout/themes/{theme_key}", summary="Legacy delete of a theme's finished runs and results")
+@router.delete("/api/v1/scout/themes/{theme_key}", summary="Legacy delete of a theme's finished runs and results",
+               responses=answers.scout(ScoutThemeDeleted))
 async def delete_theme(request: Request, actor: Member, theme_key: str) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.DeleteTheme(pb.DeleteThemeRequest(theme_key=theme_key), **options)
-    return envelopes.scout_data({"ok": True, "deleted_runs": response.deleted_runs,
-                                 "deleted_posts": response.deleted_posts})
+    deleted: ScoutThemeDeleted = {"ok": True, "deleted_runs": response.deleted_runs,
+                                  "deleted_posts": response.deleted_posts}
+    return envelopes.scout_data(deleted)
 
 
-@router.get("/api/v1/scout/homework", summary="The member's reusable topic homework")
+@router.get("/api/v1/scout/homework", summary="The member's reusable topic homework",
+            responses=answers.scout(ScoutHomeworkList))
 async def list_homework(request: Request, actor: Member) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListHomework(pb.ListHomeworkRequest(), **options)
-    return envelopes.scout_data({"list": [views.homework(h) for h in response.homework]})
+    homework: ScoutHomeworkList = {"list": [views.homework(h) for h in response.homework]}
+    return envelopes.scout_data(homework)
 
 
-@router.put("/api/v1/scout/homework/{theme_key}", summary="Save the homework of one theme")
+@router.put("/api/v1/scout/homework/{theme_key}", summary="Save the homework of one theme", responses=answers.scout(ScoutHomework))
 async def put_homework(request: Request, actor: Member, theme_key: str, body: BriefBody) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.PutHomework(pb.PutHomeworkRequest(brief=body.message(theme_key)), **options)
     return envelopes.scout_data(views.homework(response.homework))
 
 
-@router.delete("/api/v1/scout/homework/{theme_key}", summary="Delete the homework of one theme")
+@router.delete("/api/v1/scout/homework/{theme_key}", summary="Delete the homework of one theme",
+               responses=answers.scout(ScoutDone, 404))
 async def delete_homework(request: Request, actor: Member, theme_key: str) -> JSONResponse:
     stub, options = _scout(request, actor)
     await stub.DeleteHomework(pb.DeleteHomeworkRequest(theme_key=theme_key), **options)
-    return envelopes.scout_data({"ok": True})
+    return envelopes.scout_data(DONE)
 
 
 def _post_action(response: pb.PostActionResponse) -> JSONResponse:
-    return envelopes.scout_data({"post": views.post(response.post),
-                                 "run": views.run(response.run) if response.HasField("run") else None})
+    return envelopes.scout_data(views.post_action(response))
 
 
-@router.post("/api/v1/scout/posts/{post_id}/draft", summary="Draft a reply to a result (new|drafted → drafted)")
-async def draft_post(request: Request, actor: Member, post_id: str, body: DraftBody | None = None) -> JSONResponse:
+@router.post("/api/v1/scout/posts/{post_id}/draft", summary="Draft a reply to a result (new|drafted → drafted)",
+             responses=answers.scout(ScoutPostAction, 404, 409))
+async def draft_post(request: Request, actor: Member, post_id: UuidPath, body: DraftBody | None = None) -> JSONResponse:
     stub, options = _scout(request, actor)
     text = body.draft_text if body else None
     return _post_action(await stub.DraftPost(pb.DraftPostRequest(post_id=post_id, draft_text=text), **options))
 
 
-@router.post("/api/v1/scout/posts/{post_id}/skip", summary="Skip a result (new|drafted → skipped)")
-async def skip_post(request: Request, actor: Member, post_id: str) -> JSONResponse:
+@router.post("/api/v1/scout/posts/{post_id}/skip", summary="Skip a result (new|drafted → skipped)",
+             responses=answers.scout(ScoutPostAction, 404, 409))
+async def skip_post(request: Request, actor: Member, post_id: UuidPath) -> JSONResponse:
     stub, options = _scout(request, actor)
     return _post_action(await stub.SkipPost(pb.SkipPostRequest(post_id=post_id), **options))
 
 
-@router.post("/api/v1/scout/posts/{post_id}/publish", summary="Publish a drafted reply (drafted → published)")
-async def publish_post(request: Request, actor: Member, post_id: str) -> JSONResponse:
+@router.post("/api/v1/scout/posts/{post_id}/publish", summary="Publish a drafted reply (drafted → published)",
+             responses=answers.scout(ScoutPostAction, 404, 409))
+async def publish_post(request: Request, actor: Member, post_id: UuidPath) -> JSONResponse:
     stub, options = _scout(request, actor)
     return _post_action(await stub.PublishPost(pb.PublishPostRequest(post_id=post_id), **options))
 
 
-@router.delete("/api/v1/scout/posts/{post_id}", summary="Delete one result; its run's counts follow")
-async def delete_post(request: Request, actor: Member, post_id: str) -> JSONResponse:
+@router.delete("/api/v1/scout/posts/{post_id}", summary="Delete one result; its run's counts follow",
+               responses=answers.scout(ScoutPostDeleted, 404))
+async def delete_post(request: Request, actor: Member, post_id: UuidPath) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.DeletePost(pb.DeletePostRequest(post_id=post_id), **options)
-    return envelopes.scout_data({"ok": True, "run": views.run(response.run) if response.HasField("run") else None})
+    return envelopes.scout_data(views.post_deleted(response))
 
 
-@router.get("/api/v1/jobs/{job_id}", summary="A background job and its progress")
-async def get_job(request: Request, actor: Member, job_id: str) -> JSONResponse:
+@router.get("/api/v1/jobs/{job_id}", summary="A background job and its progress", responses=answers.scout(ScoutJob, 404))
+async def get_job(request: Request, actor: Member, job_id: UuidPath) -> JSONResponse:
     stub, options = _jobs(request, actor)
     response = await stub.GetJob(pb.GetJobRequest(job_id=job_id), **options)
     return envelopes.scout_data(views.job(response.job))
 
 
-@router.post("/api/v1/jobs/{job_id}/cancel", summary="Cancel a job: at once if queued, at the next stage if running")
-async def cancel_job(request: Request, actor: Member, job_id: str) -> JSONResponse:
+@router.post("/api/v1/jobs/{job_id}/cancel", summary="Cancel a job: at once if queued, at the next stage if running",
+             responses=answers.scout(ScoutJob, 404, 409))
+async def cancel_job(request: Request, actor: Member, job_id: UuidPath) -> JSONResponse:
     stub, options = _jobs(request, actor)
     response = await stub.CancelJob(pb.CancelJobRequest(job_id=job_id), **options)
     return envelopes.scout_data(views.job(response.job))

@@ -21,7 +21,17 @@ from gateway import bodies, timeline_views as views
 from gateway.api_error import ApiError
 from gateway.auth import HostCall
 from gateway.clients import call_metadata
-from gateway.envelopes import timeline_data
+from gateway.contract import responses as answers
+from gateway.contract.fields import UuidPath
+from gateway.envelopes import timeline_data, timeline_page
+from gateway.timeline_views import (
+    TimelineBlock,
+    TimelineDeleted,
+    TimelineFollow,
+    TimelineItem,
+    TimelinePong,
+    TimelinePost,
+)
 
 router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
 
@@ -30,17 +40,16 @@ ADMIN = "feeds.timeline.v1.TimelineAdmin"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"]}
 
-SIGNED = {
-    "parameters": [
-        {"name": name, "in": "header", "required": required, "schema": {"type": "string"}, "description": text}
-        for name, required, text in [
-            ("X-Activity-Key-Id", True, "The host key; it decides the tenant."),
-            ("X-Activity-Timestamp", True, "Unix seconds, within 300 s of the gateway's clock."),
-            ("X-Activity-Viewer", False, "The acting user's id (author, follower, blocker, viewer)."),
-            ("X-Activity-Signature", True, "v1=<hex HMAC-SHA256 of the string to sign>."),
-        ]
-    ]
-}
+# The signature headers are the security schemes of the document (gateway.contract.document); the
+# acting user is a parameter, required where the operation acts as someone.
+def _viewer(required: bool) -> list[dict]:
+    return [{"name": "X-Activity-Viewer", "in": "header", "required": required,
+             "schema": {"type": "string", "format": "uuid"},
+             "description": "The acting user's id (author, follower, blocker, viewer); it is signed."}]
+
+
+VIEWER = {"parameters": _viewer(True)}
+ANY_VIEWER = {"parameters": _viewer(False)}
 
 
 class PostBody(BaseModel):
@@ -54,8 +63,9 @@ class ModerationBody(BaseModel):
     moderation_state: Literal["visible", "hidden", "removed"]
 
 
-def _with_body(model: type[BaseModel]) -> dict:
-    return {**SIGNED, "requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+def _with_body(model: type[BaseModel], viewer: dict) -> dict:
+    return {**viewer, "requestBody": {"required": True,
+                                      "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall, uuid.UUID | None]:
@@ -90,7 +100,9 @@ def _stubs(request: Request):
             channel.deadline)
 
 
-@router.post("/posts", summary="Publish a post as the viewer", status_code=201, openapi_extra=_with_body(PostBody))
+@router.post("/posts", summary="Publish a post as the viewer (200: an earlier publish with this Idempotency-Key)",
+             status_code=201, openapi_extra=_with_body(PostBody, VIEWER),
+             responses=answers.timeline(TimelinePost, 409, success=(200, 201)))
 async def publish_post(request: Request) -> JSONResponse:
     call, author = await _signed(request, viewer_required=True)
     body = await _body(request, PostBody)
@@ -103,8 +115,9 @@ async def publish_post(request: Request) -> JSONResponse:
     return timeline_data(views.post(response.post), status=200 if response.replayed else 201)
 
 
-@router.get("/posts/{post_id}", summary="One post (as the viewer sees it, when one is named)", openapi_extra=SIGNED)
-async def get_post(request: Request, post_id: str) -> JSONResponse:
+@router.get("/posts/{post_id}", summary="One post (as the viewer sees it, when one is named)", openapi_extra=ANY_VIEWER,
+            responses=answers.timeline(TimelinePost, 404))
+async def get_post(request: Request, post_id: UuidPath) -> JSONResponse:
     call, viewer = await _signed(request, viewer_required=False)
     stub, _, deadline = _stubs(request)
     response = await stub.GetPost(pb.GetPostRequest(post_id=post_id), timeout=deadline,
@@ -112,18 +125,20 @@ async def get_post(request: Request, post_id: str) -> JSONResponse:
     return timeline_data(views.post(response.post))
 
 
-@router.delete("/posts/{post_id}", summary="Soft-delete the viewer's own post", openapi_extra=SIGNED)
-async def delete_post(request: Request, post_id: str) -> JSONResponse:
+@router.delete("/posts/{post_id}", summary="Soft-delete the viewer's own post", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineDeleted, 404))
+async def delete_post(request: Request, post_id: UuidPath) -> JSONResponse:
     call, author = await _signed(request, viewer_required=True)
     stub, _, deadline = _stubs(request)
     await stub.DeletePost(pb.DeletePostRequest(post_id=post_id), timeout=deadline,
                           metadata=call_metadata(request, actor=author, tenant=call.tenant_id))
-    return timeline_data({"post_id": post_id, "deleted": True})
+    deleted: TimelineDeleted = {"post_id": post_id, "deleted": True}
+    return timeline_data(deleted)
 
 
 @router.put("/posts/{post_id}/moderation", summary="Set a post's moderation state",
-            openapi_extra=_with_body(ModerationBody))
-async def set_moderation(request: Request, post_id: str) -> JSONResponse:
+            openapi_extra=_with_body(ModerationBody, ANY_VIEWER), responses=answers.timeline(TimelinePost, 404))
+async def set_moderation(request: Request, post_id: UuidPath) -> JSONResponse:
     call, actor = await _signed(request, viewer_required=False)
     body = await _body(request, ModerationBody)
     stub, _, deadline = _stubs(request)
@@ -134,44 +149,53 @@ async def set_moderation(request: Request, post_id: str) -> JSONResponse:
     return timeline_data(views.post(response.post))
 
 
-@router.put("/follows/{followee_id}", summary="The viewer follows a user", openapi_extra=SIGNED)
-async def follow(request: Request, followee_id: str) -> JSONResponse:
+@router.put("/follows/{followee_id}", summary="The viewer follows a user", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineFollow))
+async def follow(request: Request, followee_id: UuidPath) -> JSONResponse:
     call, follower = await _signed(request, viewer_required=True)
     stub, _, deadline = _stubs(request)
     await stub.Follow(pb.FollowRequest(followee_id=followee_id), timeout=deadline,
                       metadata=call_metadata(request, actor=follower, tenant=call.tenant_id))
-    return timeline_data({"follower_id": str(follower), "followee_id": followee_id, "following": True})
+    follow: TimelineFollow = {"follower_id": str(follower), "followee_id": followee_id, "following": True}
+    return timeline_data(follow)
 
 
-@router.delete("/follows/{followee_id}", summary="The viewer unfollows a user", openapi_extra=SIGNED)
-async def unfollow(request: Request, followee_id: str) -> JSONResponse:
+@router.delete("/follows/{followee_id}", summary="The viewer unfollows a user", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineFollow))
+async def unfollow(request: Request, followee_id: UuidPath) -> JSONResponse:
     call, follower = await _signed(request, viewer_required=True)
     stub, _, deadline = _stubs(request)
     await stub.Unfollow(pb.UnfollowRequest(followee_id=followee_id), timeout=deadline,
                         metadata=call_metadata(request, actor=follower, tenant=call.tenant_id))
-    return timeline_data({"follower_id": str(follower), "followee_id": followee_id, "following": False})
+    follow: TimelineFollow = {"follower_id": str(follower), "followee_id": followee_id, "following": False}
+    return timeline_data(follow)
 
 
-@router.put("/blocks/{blocked_id}", summary="The viewer blocks a user", openapi_extra=SIGNED)
-async def block(request: Request, blocked_id: str) -> JSONResponse:
+@router.put("/blocks/{blocked_id}", summary="The viewer blocks a user", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineBlock))
+async def block(request: Request, blocked_id: UuidPath) -> JSONResponse:
     call, blocker = await _signed(request, viewer_required=True)
     stub, _, deadline = _stubs(request)
     await stub.Block(pb.BlockRequest(blocked_id=blocked_id), timeout=deadline,
                      metadata=call_metadata(request, actor=blocker, tenant=call.tenant_id))
-    return timeline_data({"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": True})
+    block: TimelineBlock = {"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": True}
+    return timeline_data(block)
 
 
-@router.delete("/blocks/{blocked_id}", summary="The viewer unblocks a user", openapi_extra=SIGNED)
-async def unblock(request: Request, blocked_id: str) -> JSONResponse:
+@router.delete("/blocks/{blocked_id}", summary="The viewer unblocks a user", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineBlock))
+async def unblock(request: Request, blocked_id: UuidPath) -> JSONResponse:
     call, blocker = await _signed(request, viewer_required=True)
     stub, _, deadline = _stubs(request)
     await stub.Unblock(pb.UnblockRequest(blocked_id=blocked_id), timeout=deadline,
                        metadata=call_metadata(request, actor=blocker, tenant=call.tenant_id))
-    return timeline_data({"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": False})
+    block: TimelineBlock = {"blocker_id": str(blocker), "blocked_id": blocked_id, "blocked": False}
+    return timeline_data(block)
 
 
 @router.get("/home", summary="The viewer's home timeline, newest first",
-            openapi_extra={"parameters": SIGNED["parameters"] + [
+            responses=answers.timeline(TimelineItem, paged=True),
+            openapi_extra={"parameters": VIEWER["parameters"] + [
                 {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1,
                                                                               "maximum": 100, "default": 50}},
                 {"name": "cursor", "in": "query", "required": False, "schema": {"type": "string"},
@@ -189,15 +213,16 @@ async def home(request: Request) -> JSONResponse:
     stub, _, deadline = _stubs(request)
     response = await stub.GetHomeTimeline(message, timeout=deadline,
                                           metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
-    return timeline_data(views.items(response.items), next_cursor=response.next_cursor or None, paged=True)
+    return timeline_page(views.items(response.items), response.next_cursor or None)
 
 
 @router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",
             description="Calls TimelineAdmin.Ping, which touches no data; no repair operation of "
                         "TimelineAdmin is reachable through the host API.",
-            openapi_extra=SIGNED)
+            openapi_extra=ANY_VIEWER, responses=answers.timeline(TimelinePong))
 async def ping(request: Request) -> JSONResponse:
     call, viewer = await _signed(request, viewer_required=False)
     _, admin, deadline = _stubs(request)
     await admin.Ping(pb.PingRequest(), timeout=deadline, metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
-    return timeline_data({"ok": True})
+    pong: TimelinePong = {"ok": True}
+    return timeline_data(pong)

@@ -1,0 +1,70 @@
+"""What an operation answers, declared on its route (`responses=`): the success body's type, wrapped
+in the context's envelope, and the error statuses particular to it. The statuses every operation of
+a context shares (400, 401, 503, 504) are added by gateway.contract.document from the route itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.envelopes import PROBLEM_JSON, Context, ScoutBody, TimelineBody, TimelinePageBody
+from gateway.errors import RETRY_AFTER_SECONDS
+
+REF = "#/components/schemas/"
+# The body types the document's components hold, by component name (filled as routes declare them).
+BODIES: dict[str, Any] = {}
+ERROR_COMPONENTS = {Context.TIMELINE: "TimelineError", Context.NEWS: "NewsProblem", Context.SCOUT: "ScoutError"}
+ERROR_TEXT = {
+    400: "The request is malformed; the code names what is wrong.",
+    401: "No valid credentials (member token or host signature).",
+    403: "The caller may not act on this resource.",
+    404: "No such resource for this caller.",
+    409: "The request clashes with the resource's current state.",
+    503: "A service or its store is unavailable right now: nothing was done, retry after Retry-After seconds.",
+    504: "A service did not answer in time: the outcome is unknown, retry idempotent requests.",
+}
+SUCCESS_TEXT = {200: "OK", 201: "Created", 204: "Done; no body"}
+
+
+def _ref(name: str, body_type: Any) -> dict[str, str]:
+    if BODIES.setdefault(name, body_type) != body_type:
+        raise ValueError(f"two body types named {name}")
+    return {"$ref": REF + name}
+
+
+def _json(schema: dict[str, Any], media_type: str = "application/json") -> dict[str, Any]:
+    return {"content": {media_type: {"schema": schema}}}
+
+
+def error(context: Context, status: int) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "description": ERROR_TEXT[status],
+        **_json({"$ref": REF + ERROR_COMPONENTS[context]}, PROBLEM_JSON if context is Context.NEWS else "application/json"),
+    }
+    if status == 503:
+        response["headers"] = {"Retry-After": {"required": True, "description": f"Seconds to wait ({RETRY_AFTER_SECONDS})",
+                                               "schema": {"type": "integer", "minimum": 0}}}
+    return response
+
+
+def _answers(context: Context, schema: dict[str, Any] | None, success: tuple[int, ...], errors: tuple[int, ...]) -> dict:
+    ok = {status: {"description": SUCCESS_TEXT[status], **(_json(schema) if schema and status != 204 else {})}
+          for status in success}
+    return {**ok, **{status: error(context, status) for status in errors}}
+
+
+def timeline(data: Any, *errors: int, success: tuple[int, ...] = (200,), paged: bool = False) -> dict:
+    """`{"data": <data>}`, or with `paged` `{"data": [<data>…], "page": {"next_cursor"}}`."""
+    name = data.__name__ + ("Page" if paged else "Response")
+    schema = _ref(name, TimelinePageBody[data] if paged else TimelineBody[data])
+    return _answers(Context.TIMELINE, schema, success, errors)
+
+
+def news(data: Any | None, *errors: int, success: tuple[int, ...] = (200,)) -> dict:
+    """The body itself (news has no success envelope); None for a 204."""
+    schema = _ref(data.__name__, data) if data is not None else None
+    return _answers(Context.NEWS, schema, success, errors)
+
+
+def scout(data: Any, *errors: int) -> dict:
+    """`{"code": 102000, "message": "ok", "data": <data>, "error": null}`."""
+    return _answers(Context.SCOUT, _ref(data.__name__ + "Response", ScoutBody[data]), (200,), errors)
