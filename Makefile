@@ -8,7 +8,8 @@ UV := $(VENV)/bin/uv
 UV_VERSION := 0.13.9
 CONTEXTS := timeline news scout
 # Typed packages mypy checks in `make lint`.
-TYPED := services/runtime/feeds_runtime devstack/src/devstack services/gateway/gateway
+TYPED := services/runtime/feeds_runtime services/timeline/timeline services/news/news services/scout/scout \
+	services/gateway/gateway devstack/src/devstack
 export UV_LINK_MODE := copy
 
 .PHONY: system-deps install lint run test proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data

@@ -21,8 +21,8 @@ from news.subscriptions.service import SubscriptionService
 from news.subscriptions.servicer import SubscriptionServicer
 
 
-def registrations(service: ServiceDefinition) -> list[Registration]:
-    settings: NewsSettings = service.settings  # type: ignore[assignment]
+def registrations(service: ServiceDefinition[NewsSettings]) -> list[Registration]:
+    settings = service.settings
     database = service.database
     cursors = Cursors(settings.cursor_secret.get_secret_value().encode())
     enabled = settings.subscriptions_enabled

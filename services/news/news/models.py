@@ -6,14 +6,17 @@ import datetime as dt
 import uuid
 
 from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, String, Text, Uuid, func, text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from feeds_runtime.db import declarative_base
+from feeds_runtime.db import schema_metadata
 from feeds_runtime.outbox import outbox_table
 
 SCHEMA = "news"
 
-Base = declarative_base(SCHEMA)
+
+class Base(DeclarativeBase):
+    metadata = schema_metadata(SCHEMA)
+
 
 outbox = outbox_table(Base.metadata)
 

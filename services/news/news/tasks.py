@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dramatiq
 
+from feeds_runtime.jobs import redis_broker
 from news.app import SERVICE
 from news.posts.published import publish_post_published
 from news import jobs
@@ -16,7 +17,7 @@ def _replica_actor(actor_name: str):
             events.apply(session, actor_name, event)
 
     apply.__name__ = actor_name.rsplit(".", 1)[-1]
-    return dramatiq.actor(apply, queue_name=jobs.IDENTITY_QUEUE, actor_name=actor_name, time_limit=30_000)
+    return dramatiq.actor(queue_name=jobs.IDENTITY_QUEUE, actor_name=actor_name, time_limit=30_000)(apply)
 
 
 user_upserted = _replica_actor(jobs.USER_UPSERTED)
@@ -27,4 +28,4 @@ company_suspended = _replica_actor(jobs.COMPANY_SUSPENDED)
 
 @dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, time_limit=30_000)
 def post_published(post_id: str) -> None:
-    publish_post_published(SERVICE.database, dramatiq.get_broker().client, SERVICE.settings.redis_namespace, post_id)
+    publish_post_published(SERVICE.database, redis_broker().client, SERVICE.settings.redis_namespace, post_id)

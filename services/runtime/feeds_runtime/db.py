@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import cast
+from typing import Any, cast
 
 import psycopg
-from sqlalchemy import Connection, Engine, MetaData, create_engine, text
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy import Connection, CursorResult, Engine, MetaData, Result, create_engine, text
+from sqlalchemy.orm import Session, sessionmaker
 
 from feeds_runtime.observability.pool import metered_pool_class
 
@@ -34,11 +34,15 @@ def schema_metadata(schema: str) -> MetaData:
     return MetaData(schema=schema, naming_convention=NAMING_CONVENTION)
 
 
-def declarative_base(schema: str) -> type[DeclarativeBase]:
-    class Base(DeclarativeBase):
-        metadata = schema_metadata(schema)
+# What a repository runs its statements on: the caller's session (a transaction), or an autocommit
+# connection for a read that is one statement (`Database.read()`).
+Executor = Session | Connection
 
-    return Base
+
+def affected(result: Result[Any]) -> int:
+    """How many rows an INSERT, UPDATE or DELETE touched. `Session.execute` is declared to return a
+    plain `Result`; for such a statement it is always a `CursorResult`, which counts them."""
+    return cast(CursorResult[Any], result).rowcount
 
 
 def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds") -> Engine:
@@ -51,7 +55,7 @@ def make_engine(database_url: str, *, pool_size: int = 10, application_name: str
     )
 
 
-def driver_connection(executor: Session | Connection) -> psycopg.Connection:
+def driver_connection(executor: Executor) -> psycopg.Connection:
     """The psycopg connection under a session or connection (in its transaction, if any): for a hot
     read whose rows go straight to tuples, skipping SQLAlchemy's statement and result layers.
     Placeholders are psycopg's (`%(name)s`); psycopg still prepares a statement it sees repeatedly."""

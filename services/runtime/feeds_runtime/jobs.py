@@ -62,3 +62,12 @@ def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware
         broker.add_middleware(item)
     dramatiq.set_broker(broker)
     return broker
+
+
+def redis_broker() -> RedisBroker:
+    """The process's broker, set by `configure_broker`: actors that write to Redis themselves (an event
+    stream) use its client."""
+    broker = dramatiq.get_broker()
+    if not isinstance(broker, RedisBroker):
+        raise RuntimeError("configure_broker has not run in this process")
+    return broker

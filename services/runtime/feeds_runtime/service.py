@@ -11,9 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import cast
+from typing import Generic, TypeVar
 
-import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
@@ -24,7 +23,7 @@ from feeds_runtime.db import Database, make_engine
 from feeds_runtime.errors import DomainError
 from feeds_runtime.heartbeat import Heartbeat, WorkerHeartbeat
 from feeds_runtime.interceptors import default_invalid_input
-from feeds_runtime.jobs import configure_broker
+from feeds_runtime.jobs import configure_broker, redis_broker
 from feeds_runtime.logs import configure_logging
 from feeds_runtime.observability import metrics
 from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
@@ -34,15 +33,18 @@ from feeds_runtime.settings import ServiceSettings, load_settings
 
 PROCESS_KINDS = ("server", "worker", "migrate", "relay")
 
+# The service's own settings class, so `SERVICE.settings` is typed as that class in its code.
+S = TypeVar("S", bound=ServiceSettings)
+
 
 @dataclass
-class ServiceDefinition:
+class ServiceDefinition(Generic[S]):
     name: str
-    settings_class: type[ServiceSettings]
+    settings_class: type[S]
     migrations_dir: Path
     outbox: Table
     # Builds the servicers once the database is known.
-    registrations: Callable[[ServiceDefinition], Sequence[Registration]]
+    registrations: Callable[[ServiceDefinition[S]], Sequence[Registration]]
     # Module that calls `configure_worker()` and then imports the actors.
     worker_module: str
     queues: Sequence[str]
@@ -56,7 +58,7 @@ class ServiceDefinition:
         return self.outbox.schema
 
     @cached_property
-    def settings(self) -> ServiceSettings:
+    def settings(self) -> S:
         return load_settings(self.settings_class)
 
     @cached_property
@@ -122,7 +124,7 @@ class ServiceDefinition:
         elif kind == "relay":
             relay = self.relay()
             # The backlogs of the service's queues and outbox are read on each scrape of the relay.
-            self._serve_metrics([QueueBacklog(cast(RedisBroker, dramatiq.get_broker()), self.queues),
+            self._serve_metrics([QueueBacklog(redis_broker(), self.queues),
                                  OutboxBacklog(self.database.engine, self.outbox, self.name)])
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, lambda *_: relay.stop())

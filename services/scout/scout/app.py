@@ -14,7 +14,7 @@ from scout.models import outbox
 from scout.settings import ScoutSettings
 
 
-def registrations(service: ServiceDefinition) -> list[Registration]:
+def registrations(service: ServiceDefinition[ScoutSettings]) -> list[Registration]:
     from scout.servicer import JobServicer, ScoutServicer
 
     scout_servicer = ScoutServicer(service.database, service.settings)
@@ -28,7 +28,7 @@ def registrations(service: ServiceDefinition) -> list[Registration]:
 
 
 @dataclass
-class ScoutServiceDefinition(ServiceDefinition):
+class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
     def build_server(self) -> ServiceServer:
         """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
         with the Threads source, its token's care (self-check and refresh); both stop when the

@@ -20,14 +20,17 @@ from sqlalchemy import (
 from sqlalchemy import text as sql
 
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from feeds_runtime.db import declarative_base
+from feeds_runtime.db import schema_metadata
 from feeds_runtime.outbox import outbox_table
 
 SCHEMA = "scout"
 
-Base = declarative_base(SCHEMA)
+
+class Base(DeclarativeBase):
+    metadata = schema_metadata(SCHEMA)
+
 
 outbox = outbox_table(Base.metadata)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Row
 from sqlalchemy.orm import Session
@@ -54,7 +56,7 @@ def require_topic(brief: Brief) -> None:
 
 @dataclass
 class Listing:
-    rows: list[Row]
+    rows: Sequence[Row[Any]]
     total: int
     page: Page
 
@@ -69,7 +71,7 @@ class ScoutService:
 
     # Runs.
 
-    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Row, Row]:
+    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Row[Any], Row[Any]]:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
         run, the job and the delivery all exist, or none does."""
         require_topic(brief)
@@ -87,7 +89,9 @@ class ScoutService:
         ))
         # The job's owner travels with the message, so the worker's first query is scoped to it too.
         outbox.add(self.session, outbox_table, jobs.SCAN_QUEUE, jobs.SCAN_RUN, str(job_id), str(owner))
-        return self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
+        job, run = self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
+        assert job is not None and run is not None, "written in this transaction"
+        return job, run
 
     def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:
         if len(brand_id) > 100:
@@ -98,13 +102,13 @@ class ScoutService:
         rows, total = self.runs.page(owner, paging, brand_id or None, mode or None)
         return Listing(rows, total, paging)
 
-    def get_run(self, owner: uuid.UUID, run_id: str) -> Row:
+    def get_run(self, owner: uuid.UUID, run_id: str) -> Row[Any]:
         run = self.runs.get(owner, parse_id(run_id, "run_id"))
         if run is None:
             raise codes.run_not_found()
         return run
 
-    def list_run_posts(self, owner: uuid.UUID, run_id: str, page: int, size: int) -> tuple[Row, Listing]:
+    def list_run_posts(self, owner: uuid.UUID, run_id: str, page: int, size: int) -> tuple[Row[Any], Listing]:
         run = self.get_run(owner, run_id)
         paging = Page.of(page, size, RESULTS_PAGE_SIZE)
         if run.legacy:
@@ -142,7 +146,9 @@ class ScoutService:
 
     # Results.
 
-    def act_on_post(self, owner: uuid.UUID, post_id: str, action: str, draft_text: str | None = None) -> tuple[Row, Row]:
+    def act_on_post(self, owner: uuid.UUID, post_id: str, action: str,
+                    draft_text: str | None = None) -> tuple[Row[Any], Row[Any] | None]:
+        """The post after the action, and its run (None if a concurrent delete took the run away)."""
         pid = parse_id(post_id, "post_id")
         allowed, target = POST_ACTIONS[action]
         if draft_text is not None and len(draft_text) > 5000:
@@ -155,7 +161,7 @@ class ScoutService:
             raise codes.post_status_conflict(current.outreach_status, action)
         return post, self._run_of(owner, post.run_id, post.theme_key)
 
-    def delete_post(self, owner: uuid.UUID, post_id: str) -> Row | None:
+    def delete_post(self, owner: uuid.UUID, post_id: str) -> Row[Any] | None:
         deleted = self.posts.delete(owner, parse_id(post_id, "post_id"))
         if deleted is None:
             raise codes.post_not_found()
@@ -163,15 +169,15 @@ class ScoutService:
             self.runs.decrement_eligible(owner, deleted.run_id)
         return self._run_of(owner, deleted.run_id, deleted.theme_key)
 
-    def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Row | None:
+    def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Row[Any] | None:
         return self.runs.get(owner, run_id if run_id is not None else legacy_run_id(owner, theme_key))
 
     # Homework.
 
-    def list_homework(self, owner: uuid.UUID) -> list[Row]:
+    def list_homework(self, owner: uuid.UUID) -> Sequence[Row[Any]]:
         return self.homework.list(owner)
 
-    def put_homework(self, owner: uuid.UUID, brief: Brief) -> Row:
+    def put_homework(self, owner: uuid.UUID, brief: Brief) -> Row[Any]:
         require_topic(brief)
         return self.homework.put(owner, brief.theme_key, brief.to_json(), now_utc())
 
@@ -186,13 +192,13 @@ class JobService:
         self.jobs = JobRepository(session)
         self.runs = RunRepository(session)
 
-    def get(self, owner: uuid.UUID, job_id: str) -> Row:
+    def get(self, owner: uuid.UUID, job_id: str) -> Row[Any]:
         job = self.jobs.get(owner, parse_id(job_id, "job_id"))
         if job is None:
             raise codes.job_not_found()
         return job
 
-    def cancel(self, owner: uuid.UUID, job_id: str) -> Row:
+    def cancel(self, owner: uuid.UUID, job_id: str) -> Row[Any]:
         """A queued job and its run are cancelled at once; a running one is flagged and its worker
         stops at the next stage boundary. Cancelling a cancelled job is a no-op."""
         job = self.get(owner, job_id)

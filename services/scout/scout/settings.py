@@ -84,7 +84,7 @@ class ScoutSettings(ServiceSettings):
     @field_validator("threads_access_token", "serp_api_key")
     @classmethod
     def _credential(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
-        source = {"threads_access_token": "threads", "serp_api_key": "serp"}[info.field_name]
+        source = "threads" if info.field_name == "threads_access_token" else "serp"
         if source in info.data.get("sources", "").split(",") and not (value and value.get_secret_value().strip()):
             raise ValueError(f"required when SCOUT_SOURCES names {source}")
         return value
@@ -92,6 +92,13 @@ class ScoutSettings(ServiceSettings):
     @property
     def source_names(self) -> list[str]:
         return self.sources.split(",")
+
+    def credential(self, source: str) -> str:
+        """The credential of a live source SCOUT_SOURCES names (the validators made sure it is set)."""
+        secret = {"threads": self.threads_access_token, "serp": self.serp_api_key}[source]
+        if secret is None:
+            raise ValueError(f"SCOUT_SOURCES does not name {source}: it has no credential")
+        return secret.get_secret_value()
 
     @field_validator("credentials_key")
     @classmethod

@@ -7,14 +7,17 @@ from datetime import datetime
 
 from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from feeds_runtime.db import declarative_base
+from feeds_runtime.db import schema_metadata
 from feeds_runtime.outbox import outbox_table
 
 SCHEMA = "timeline"
 
-Base = declarative_base(SCHEMA)
+
+class Base(DeclarativeBase):
+    metadata = schema_metadata(SCHEMA)
+
 
 outbox = outbox_table(Base.metadata)
 

@@ -7,10 +7,10 @@ import hashlib
 import json
 import uuid
 
-from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
+from feeds_runtime.db import Executor
 from feeds_runtime.text import is_blank
 from timeline import codes, jobs
 from timeline.cursor import HomeCursors, Position
@@ -42,7 +42,7 @@ def parse_id(value: str, what: str) -> uuid.UUID:
 
 
 class TimelineService:
-    def __init__(self, session: Session | Connection, settings: TimelineSettings) -> None:
+    def __init__(self, session: Executor, settings: TimelineSettings) -> None:
         self.session = session
         self.settings = settings
         self.posts = PostRepository(session)
@@ -50,8 +50,15 @@ class TimelineService:
         self.entries = EntryRepository(session)
         self.runs = FanoutRunRepository(session)
 
+    def _transaction(self) -> Session:
+        """The caller's session: a change queues its jobs in the caller's transaction, which a read's
+        autocommit connection is not."""
+        if not isinstance(self.session, Session):
+            raise TypeError("a change needs the caller's transaction, not a read connection")
+        return self.session
+
     def _job(self, queue: str, actor: str, *args: object) -> None:
-        outbox.add(self.session, outbox_table, queue, actor, *(str(a) if a is not None else None for a in args))
+        outbox.add(self._transaction(), outbox_table, queue, actor, *(str(a) if a is not None else None for a in args))
 
     # Posts.
 
@@ -78,6 +85,7 @@ class TimelineService:
         published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, delivery,
                                          idempotency_key, fingerprint)
         if published_at is None:
+            assert idempotency_key is not None, "only a publish with a key can conflict"
             existing, existing_fingerprint = self.posts.by_idempotency_key(tenant_id, author_id, idempotency_key)
             if existing_fingerprint != fingerprint:
                 raise codes.idempotency_conflict()
@@ -91,7 +99,7 @@ class TimelineService:
             self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
         self._job(jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, tenant_id, post_id, author_id, visibility.value,
                   published_at.isoformat())
-        return self.posts.get(tenant_id, post_id), False
+        return self.posts.written(tenant_id, post_id), False
 
     def get_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID, viewer_id: uuid.UUID | None) -> Post:
         """A host call without a viewer sees any live post of its tenant (moderation included); a viewer
@@ -134,7 +142,7 @@ class TimelineService:
                     self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
             elif post.moderation_state is Moderation.VISIBLE:
                 self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
-        return self.posts.get(tenant_id, post_id)
+        return self.posts.written(tenant_id, post_id)
 
     # The graph. Each change queues a pair sync, which removes or merges the entries it affects.
 
@@ -163,7 +171,7 @@ class TimelineService:
             self._sync_both_ways(tenant_id, blocker_id, blocked_id)
 
     def _sync_both_ways(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> None:
-        outbox.add_many(self.session, outbox_table, jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR,
+        outbox.add_many(self._transaction(), outbox_table, jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR,
                         [[str(tenant_id), str(a), str(b)], [str(tenant_id), str(b), str(a)]])
 
     # Reading.

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 import dramatiq
+from sqlalchemy.orm import Session
 
+from feeds_runtime.jobs import redis_broker
 from timeline import jobs, metrics
 from timeline.app import SERVICE
 from timeline.projection import Projection
 
 # A failed job is sent again by the outbox after a backoff that starts short: a job fails mostly on a
 # lost connection.
-RETRY = {"min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
+RETRY: dict[str, Any] = {"min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
 # Entries kept in the events stream; consumers read it by post id, so a re-sent event is harmless.
 EVENTS_STREAM_LENGTH = 100_000
 
@@ -23,7 +26,7 @@ def _uuid(value: str | None) -> uuid.UUID | None:
     return uuid.UUID(value) if value else None
 
 
-def _projection(session) -> Projection:
+def _projection(session: Session) -> Projection:
     return Projection(session, SERVICE.settings)
 
 
@@ -59,6 +62,5 @@ def sync_pair(tenant_id: str, viewer_id: str, author_id: str) -> None:
 def post_published(tenant_id: str, post_id: str, author_id: str, visibility: str, published_at: str) -> None:
     event = {"type": "timeline.post_published", "tenant_id": tenant_id, "post_id": post_id,
              "author_id": author_id, "visibility": visibility, "published_at": published_at}
-    broker = dramatiq.get_broker()
-    broker.client.xadd(f"{SERVICE.settings.redis_namespace}:timeline:events", {"event": json.dumps(event)},
-                       maxlen=EVENTS_STREAM_LENGTH, approximate=True)
+    redis_broker().client.xadd(f"{SERVICE.settings.redis_namespace}:timeline:events", {"event": json.dumps(event)},
+                               maxlen=EVENTS_STREAM_LENGTH, approximate=True)

@@ -15,10 +15,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, text
-from sqlalchemy.orm import Session
+from sqlalchemy import text
 
-from feeds_runtime.db import driver_connection
+from feeds_runtime.db import Executor, driver_connection
 from news.cursor import Position
 
 _SIGNED = """
@@ -131,7 +130,7 @@ def _statement(feed: Callable[[Position | None, uuid.UUID | None], str], paged: 
 
 
 def subscription_feed(
-    session: Session | Connection, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None,
+    session: Executor, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None,
     fetch: int,
 ) -> list[FeedRow]:
     params = _params(after, category_id, fetch) | {"subscriber": subscriber}
@@ -140,7 +139,7 @@ def subscription_feed(
 
 
 def global_feed(
-    session: Session | Connection, after: Position | None, category_id: uuid.UUID | None, fetch: int
+    session: Executor, after: Position | None, category_id: uuid.UUID | None, fetch: int
 ) -> list[FeedRow]:
     statement = _statement(global_feed_sql, after is not None, category_id is not None)
     rows = driver_connection(session).execute(statement, _params(after, category_id, fetch)).fetchall()
@@ -159,7 +158,7 @@ class PostRow:
 _POST = text(_POST_SQL)
 
 
-def post(session: Session | Connection, post_id: uuid.UUID) -> PostRow | None:
+def post(session: Executor, post_id: uuid.UUID) -> PostRow | None:
     row = session.execute(_POST, {"post_id": post_id}).mappings().one_or_none()
     if row is None:
         return None

@@ -5,8 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
+from feeds_runtime.db import Executor
 from news import codes
 from news.cursor import Cursors, Listing
 from news.feeds import repository
@@ -37,7 +36,7 @@ class FeedService:
         return FeedPage(items, next_cursor, has_more)
 
     def subscription_feed(
-        self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None, category_id: str | None
+        self, session: Executor, subscriber: uuid.UUID, cursor: str, limit: int | None, category_id: str | None
     ) -> tuple[FeedPage, bool]:
         """The page and whether the subscriber follows nothing (A1)."""
         ensure_enabled(self._subscriptions_enabled)
@@ -49,7 +48,7 @@ class FeedService:
         empty_subscriptions = not rows and not subscriptions.has_active(session, subscriber)
         return self._page(listing, rows, size), empty_subscriptions
 
-    def global_feed(self, session: Session, cursor: str, limit: int | None, category_id: str | None) -> FeedPage:
+    def global_feed(self, session: Executor, cursor: str, limit: int | None, category_id: str | None) -> FeedPage:
         size = page_limit(limit, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         category = optional_uuid(category_id, "categoryId")
         listing = Listing.global_feed(category)
@@ -57,7 +56,7 @@ class FeedService:
         rows = repository.global_feed(session, after, category, size + 1)
         return self._page(listing, rows, size)
 
-    def post(self, session: Session, viewer: uuid.UUID | None, post_id: str) -> PostRow:
+    def post(self, session: Executor, viewer: uuid.UUID | None, post_id: str) -> PostRow:
         """A published post of an author or of a company that is not suspended, for anyone, as in both
         feeds (INV-REP-003, docs/news.md); any other post, a draft or a suspended company's, only for its writer."""
         found = repository.post(session, parse_uuid(post_id, "id"))

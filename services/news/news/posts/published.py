@@ -19,7 +19,7 @@ def stream_key(namespace: str) -> str:
 def publish_post_published(database: Database, redis, namespace: str, post_id: str) -> None:
     with database.transaction() as session:
         post = repository.get(session, uuid.UUID(post_id))
-    if post is None or post.status != "Published":
+    if post is None or post.status != "Published" or post.published_at is None:
         return  # unpublished again before the event went out: nothing to announce
     redis.xadd(
         stream_key(namespace),

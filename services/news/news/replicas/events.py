@@ -31,9 +31,10 @@ def _bounded(value: str, field: str, maximum: int) -> str:
 def validate(actor_name: str, event: dict) -> dict:
     """The event in its stored form; VALIDATION_ERROR for a malformed one."""
     key = _KEYS[actor_name]
-    clean = {key: str(parse_uuid(event.get(key, ""), key)), "version": int(event.get("version", 0))}
-    if clean["version"] < 1:
+    entity_id, version = str(parse_uuid(event.get(key, ""), key)), int(event.get("version", 0))
+    if version < 1:
         raise invalid("version", "must be at least 1")
+    clean: dict[str, object] = {key: entity_id, "version": version}
     if actor_name == USER_UPSERTED:
         clean |= {"display_name": _bounded(event.get("display_name", ""), "display_name", 200),
                   "avatar_url": _bounded(event.get("avatar_url", ""), "avatar_url", 2000),

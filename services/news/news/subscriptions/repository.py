@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
-from sqlalchemy import Connection, exists, func, select, tuple_, update
+from sqlalchemy import Table, exists, func, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from feeds_runtime.db import Executor
 from news.cursor import Position
 from news.models import AuthorSubscription
 from news.subscriptions.target import SubscriptionTarget
 
-_table = AuthorSubscription.__table__
+# Declared as any FromClause; a mapped class's own is its Table.
+_table = cast(Table, AuthorSubscription.__table__)
 
 
 def _for_target(subscriber: uuid.UUID, target: SubscriptionTarget):
@@ -77,7 +80,7 @@ def soft_delete(session: Session, subscription_id: uuid.UUID, subscriber: uuid.U
 
 
 def list_active(
-    session: Session | Connection, subscriber: uuid.UUID, after: Position | None, limit: int
+    session: Executor, subscriber: uuid.UUID, after: Position | None, limit: int
 ) -> list[AuthorSubscription]:
     """Detached rows, read by a Core statement so that an autocommit connection serves as well as a session."""
     query = select(_table).where(_table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None))
@@ -87,7 +90,7 @@ def list_active(
     return [AuthorSubscription(**row) for row in session.execute(query).mappings()]
 
 
-def has_active(session: Session, subscriber: uuid.UUID) -> bool:
+def has_active(session: Executor, subscriber: uuid.UUID) -> bool:
     return session.execute(
         select(
             exists().where(_table.c.subscriber_user_id == subscriber, _table.c.deleted_at.is_(None))

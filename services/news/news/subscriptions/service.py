@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from feeds_runtime.db import Executor
 from news import codes
 from news.cursor import Cursors, Listing, Position
 from news.inputs import page_limit, parse_uuid
@@ -69,7 +70,7 @@ class SubscriptionService:
             raise codes.subscription_forbidden()
         repository.soft_delete(session, parsed, subscriber)
 
-    def list_active(self, session: Session, subscriber: uuid.UUID, cursor: str, limit: int | None) -> SubscriptionPage:
+    def list_active(self, session: Executor, subscriber: uuid.UUID, cursor: str, limit: int | None) -> SubscriptionPage:
         ensure_enabled(self._enabled)
         size = page_limit(limit, default=50, maximum=100)
         listing = Listing.subscriptions(subscriber)

@@ -54,9 +54,14 @@ PUBLISHING = "publishing"
 
 
 class BriefLike(Protocol):
-    intent: str
-    terms: Sequence[str]
-    mode: str
+    """What a scan reads of a brief (read-only, as a frozen Brief is)."""
+
+    @property
+    def intent(self) -> str: ...
+    @property
+    def terms(self) -> Sequence[str]: ...
+    @property
+    def mode(self) -> str: ...
 
 
 class ScanCancelled(Exception):

@@ -5,7 +5,9 @@ its lock cannot write."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Row, insert, text
 from sqlalchemy.orm import Session
@@ -24,13 +26,13 @@ class JobRepository:
     def insert(self, values: dict) -> None:
         self.session.execute(insert(Job).values(**values))
 
-    def get(self, owner: uuid.UUID, job_id: uuid.UUID) -> Row | None:
+    def get(self, owner: uuid.UUID, job_id: uuid.UUID) -> Row[Any] | None:
         return self.session.execute(
             text(f"SELECT {_COLUMNS} FROM scout.jobs WHERE id = :id AND owner_id = :owner"),
             {"id": job_id, "owner": owner},
         ).one_or_none()
 
-    def request_cancel(self, owner: uuid.UUID, job_id: uuid.UUID, now: datetime) -> Row | None:
+    def request_cancel(self, owner: uuid.UUID, job_id: uuid.UUID, now: datetime) -> Row[Any] | None:
         """One statement: a queued job is cancelled outright, a running one flagged for its worker."""
         return self.session.execute(
             text(f"""UPDATE scout.jobs SET cancel_requested = true, updated_at = :now,
@@ -45,7 +47,7 @@ class JobRepository:
 
     # The worker's side.
 
-    def claim(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, now: datetime) -> Row | None:
+    def claim(self, owner: uuid.UUID, job_id: uuid.UUID, worker_id: str, now: datetime) -> Row[Any] | None:
         """queued → running for this worker. A job already running lost its previous worker (this
         worker holds the job's lock now), so it is taken over and run again from the start: nothing
         of the earlier attempt was published."""
@@ -94,7 +96,7 @@ class JobRepository:
              **counts},
         ).first() is not None
 
-    def fail(self, owner: uuid.UUID, job_id: uuid.UUID, summary: str, now: datetime) -> Row | None:
+    def fail(self, owner: uuid.UUID, job_id: uuid.UUID, summary: str, now: datetime) -> Row[Any] | None:
         """queued/running → failed; a cancelled or finished job is left as it is."""
         return self.session.execute(
             text("""UPDATE scout.jobs SET status = 'failed', error_summary = :summary, progress = 'failed',
@@ -104,7 +106,7 @@ class JobRepository:
             {"id": job_id, "owner": owner, "summary": summary, "now": now, "active": list(ACTIVE_STATUSES)},
         ).one_or_none()
 
-    def stalled(self, *, stale_seconds: float, max_attempts: int, actor_name: str, limit: int = 100) -> list[Row]:
+    def stalled(self, *, stale_seconds: float, max_attempts: int, actor_name: str, limit: int = 100) -> Sequence[Row[Any]]:
         """Running jobs no worker has touched for `stale_seconds` (id, owner_id) and that the outbox
         will not deliver again (acknowledged, or out of attempts); the caller checks that no worker
         holds their lock before failing them."""
@@ -120,7 +122,7 @@ class JobRepository:
         ).all()
 
     def unschedulable(self, *, queued_timeout: float, settle_seconds: float, max_attempts: int,
-                      actor_name: str, limit: int = 100) -> list[Row]:
+                      actor_name: str, limit: int = 100) -> Sequence[Row[Any]]:
         """Jobs that will never run: queued past the scheduling timeout, or whose outbox row used up
         its delivery attempts without an acknowledgement, with no attempt running or waiting for
         `settle_seconds`, and that no worker has touched since."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Row, text
 from sqlalchemy.dialects.postgresql import insert
@@ -27,7 +28,7 @@ class PostRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def _page(self, where: str, params: dict, page: Page) -> tuple[list[Row], int]:
+    def _page(self, where: str, params: dict, page: Page) -> tuple[Sequence[Row[Any]], int]:
         rows = self.session.execute(
             text(f"SELECT {_COLUMNS} FROM scout.posts p WHERE {where} ORDER BY {RESULT_ORDER} LIMIT :limit OFFSET :offset"),
             {**params, "limit": page.size, "offset": page.offset},
@@ -35,22 +36,22 @@ class PostRepository:
         total = self.session.execute(text(f"SELECT count(*) FROM scout.posts p WHERE {where}"), params).scalar_one()
         return rows, total
 
-    def page_of_run(self, owner: uuid.UUID, run_id: uuid.UUID, page: Page) -> tuple[list[Row], int]:
+    def page_of_run(self, owner: uuid.UUID, run_id: uuid.UUID, page: Page) -> tuple[Sequence[Row[Any]], int]:
         return self._page("run_id = :run AND owner_id = :owner", {"run": run_id, "owner": owner}, page)
 
-    def page_of_legacy(self, owner: uuid.UUID, theme_key: str, page: Page) -> tuple[list[Row], int]:
+    def page_of_legacy(self, owner: uuid.UUID, theme_key: str, page: Page) -> tuple[Sequence[Row[Any]], int]:
         return self._page(
             f"owner_id = :owner AND run_id IS NULL AND {LEGACY_KEY_SQL} = :key",
             {"owner": owner, "key": theme_key, "fallback": LEGACY_FALLBACK_KEY}, page,
         )
 
-    def page_of_owner(self, owner: uuid.UUID, theme_key: str | None, page: Page) -> tuple[list[Row], int]:
+    def page_of_owner(self, owner: uuid.UUID, theme_key: str | None, page: Page) -> tuple[Sequence[Row[Any]], int]:
         """The legacy list: every visible result of the owner (results exist only for succeeded runs)."""
         if theme_key:
             return self._page("owner_id = :owner AND theme_key = :key", {"owner": owner, "key": theme_key}, page)
         return self._page("owner_id = :owner", {"owner": owner}, page)
 
-    def get(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row | None:
+    def get(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row[Any] | None:
         return self.session.execute(
             text(f"SELECT {_COLUMNS} FROM scout.posts WHERE id = :id AND owner_id = :owner"),
             {"id": post_id, "owner": owner},
@@ -73,7 +74,7 @@ class PostRepository:
         return set(self.session.execute(statement).scalars())
 
     def transition(self, owner: uuid.UUID, post_id: uuid.UUID, from_statuses: Sequence[str], to: str,
-                   draft_text: str | None, now: datetime) -> Row | None:
+                   draft_text: str | None, now: datetime) -> Row[Any] | None:
         return self.session.execute(
             text(f"""UPDATE scout.posts SET outreach_status = :to, draft_text = coalesce(:draft, draft_text),
                          updated_at = :now
@@ -83,7 +84,7 @@ class PostRepository:
              "now": now},
         ).one_or_none()
 
-    def delete(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row | None:
+    def delete(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row[Any] | None:
         """Deletes one result; returns its run and theme, or None when the owner has no such post."""
         return self.session.execute(
             text("DELETE FROM scout.posts WHERE id = :id AND owner_id = :owner RETURNING run_id, theme_key"),

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Row, insert, text
 from sqlalchemy.orm import Session
@@ -69,7 +71,7 @@ class RunRepository:
             params["mode"] = mode
         return "".join(f" AND {c}" for c in clauses), params
 
-    def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[list[Row], int]:
+    def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[Sequence[Row[Any]], int]:
         """Runs by created_at DESC, id DESC; legacy runs join the list unless a brand or another mode is asked for.
         The page and the total come from one statement, so they describe the same snapshot (a page
         past the end still yields the total, on a row without a run)."""
@@ -91,7 +93,7 @@ class RunRepository:
         total = rows[0].total
         return [row for row in rows if row.id is not None], total
 
-    def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Row | None:
+    def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Row[Any] | None:
         """The owner's run, real or legacy, with its pending count."""
         row = self.session.execute(
             text(f"SELECT {_REAL_COLUMNS}, {_PENDING}::int AS pending FROM scout.runs r WHERE r.id = :id AND r.owner_id = :owner"),

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from devstack.infra import free_port
+from feeds_runtime.db import Database, make_engine
 from scout.pipeline.scan import SOURCE_UNAVAILABLE, AllSourcesUnavailable, run_scan
 from scout.pipeline.sources import FailureKind, SearchWindow, SourceUnavailable, build_sources
 from scout.pipeline.sources.dev import DevSource
@@ -295,9 +296,11 @@ def test_build_sources_follows_configuration(monkeypatch, redis_url):
     monkeypatch.setenv("SCOUT_SOURCES", "threads, serp")
     monkeypatch.setenv("SCOUT_THREADS_ACCESS_TOKEN", THREADS_TOKEN)
     monkeypatch.setenv("SCOUT_SERP_API_KEY", SERP_KEY)
-    assert [s.name for s in build_sources(ScoutSettings(), client, None)] == ["threads", "serp"]
+    # The database is only reached when a refreshed token is stored: an engine that never connects.
+    database = Database(make_engine(ScoutSettings().database_url))
+    assert [s.name for s in build_sources(ScoutSettings(), client, database)] == ["threads", "serp"]
     monkeypatch.setenv("SCOUT_SOURCES", "dev")
-    assert [s.name for s in build_sources(ScoutSettings(), client, None)] == ["dev"]
+    assert [s.name for s in build_sources(ScoutSettings(), client, database)] == ["dev"]
     assert THREADS_TOKEN not in repr(ScoutSettings(sources="threads"))
     monkeypatch.setenv("SCOUT_SOURCES", "bing")
     with pytest.raises(ValueError):

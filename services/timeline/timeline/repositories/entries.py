@@ -4,11 +4,13 @@ rebuilds, removed by clean-up and trims."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, text
 
+from feeds_runtime.db import Executor, affected
 from timeline.domain import Post
 from timeline.cursor import Position
 from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked
@@ -18,7 +20,7 @@ _UPSERT = """ON CONFLICT (tenant_id, viewer_id, post_id) DO UPDATE SET ranked_at
 
 
 class EntryRepository:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def insert_self(self, tenant_id: uuid.UUID, author_id: uuid.UUID, post_id: uuid.UUID, ranked_at: datetime) -> None:
@@ -66,7 +68,7 @@ class EntryRepository:
         return row.written, list(row.due or [])
 
     def delete_post_following(self, tenant_id: uuid.UUID, post_id: uuid.UUID, limit: int) -> int:
-        return self.session.execute(
+        return affected(self.session.execute(
             text(
                 """
                 DELETE FROM timeline.timeline_entries WHERE (tenant_id, viewer_id, post_id) IN (
@@ -75,12 +77,12 @@ class EntryRepository:
                 """
             ),
             {"tenant": tenant_id, "post": post_id, "limit": limit},
-        ).rowcount
+        ))
 
     def delete_pair(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID, *, only_ineligible: bool) -> int:
         """Drop the viewer's following entries of the author's posts (only of posts that no longer fan out)."""
         condition = f"AND NOT ({FANS_OUT})" if only_ineligible else ""
-        return self.session.execute(
+        return affected(self.session.execute(
             text(
                 f"""
                 DELETE FROM timeline.timeline_entries e USING timeline.posts p
@@ -89,7 +91,7 @@ class EntryRepository:
                 """
             ),
             {"tenant": tenant_id, "viewer": viewer_id, "author": author_id},
-        ).rowcount
+        ))
 
     def merge_recent(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID,
                      limit: int) -> Position | None:
@@ -119,13 +121,13 @@ class EntryRepository:
         ).one_or_none()
         return Position(row.published_at, row.entry_id) if row and row.taken >= limit else None
 
-    def replace_following(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, rows: list) -> tuple[int, int]:
+    def replace_following(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, rows: Sequence[Row[Any]]) -> tuple[int, int]:
         """Make the viewer's following entries exactly `rows` (post_id, author_id, published_at); self
         entries untouched. Ids are kept, since they derive from (tenant, viewer, post). Returns
         (upserted, removed)."""
         params = {"tenant": tenant_id, "viewer": viewer_id, "posts": [r.post_id for r in rows],
                   "authors": [r.author_id for r in rows], "published": [r.published_at for r in rows]}
-        upserted = self.session.execute(
+        upserted = affected(self.session.execute(
             text(
                 f"""
                 INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
@@ -137,8 +139,8 @@ class EntryRepository:
                 """
             ),
             params,
-        ).rowcount
-        removed = self.session.execute(
+        ))
+        removed = affected(self.session.execute(
             text(
                 """
                 DELETE FROM timeline.timeline_entries e
@@ -147,7 +149,7 @@ class EntryRepository:
                 """
             ),
             params,
-        ).rowcount
+        ))
         return upserted, removed
 
     def following_from(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, horizon: Position | None) -> set[uuid.UUID]:

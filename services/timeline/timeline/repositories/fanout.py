@@ -6,11 +6,12 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import text
-from sqlalchemy.orm import Session
+
+from feeds_runtime.db import Executor, affected
 
 
 class FanoutRunRepository:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def start(self, tenant_id: uuid.UUID, post_id: uuid.UUID, published_at: datetime) -> int:
@@ -32,7 +33,7 @@ class FanoutRunRepository:
     def plan(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunks: int) -> bool:
         """Record the run's chunks as pending, once: False when this generation was planned already
         (a duplicate or stale first job) or has ended."""
-        return self.session.execute(
+        return affected(self.session.execute(
             text(
                 """
                 UPDATE timeline.fanout_progress SET chunks_pending = ARRAY(SELECT generate_series(0, CAST(:chunks AS integer) - 1))
@@ -41,7 +42,7 @@ class FanoutRunRepository:
                 """
             ),
             {"tenant": tenant_id, "post": post_id, "generation": generation, "chunks": chunks},
-        ).rowcount > 0
+        )) > 0
 
     def finish_chunk(self, tenant_id: uuid.UUID, post_id: uuid.UUID, generation: int, chunk: int,
                      written: int) -> float | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 from sqlalchemy import text
-from sqlalchemy.orm import Session
 
+from feeds_runtime.db import Executor, affected
 from timeline.repositories.sql import advisory_locks, blocked
 
 _GRAPH_LOCK = advisory_locks("pg_advisory_xact_lock", "timeline.graph")
@@ -14,7 +14,7 @@ _GRAPH_LOCK_SHARED = advisory_locks("pg_advisory_xact_lock_shared", "timeline.gr
 
 
 class GraphRepository:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def follow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> bool:
@@ -33,7 +33,7 @@ class GraphRepository:
         ).first() is not None
 
     def unfollow(self, tenant_id: uuid.UUID, follower_id: uuid.UUID, followee_id: uuid.UUID) -> bool:
-        return self.session.execute(
+        return affected(self.session.execute(
             text(
                 """
                 UPDATE timeline.follows SET ended_at = now()
@@ -41,7 +41,7 @@ class GraphRepository:
                 """
             ),
             {"tenant": tenant_id, "follower": follower_id, "followee": followee_id},
-        ).rowcount > 0
+        )) > 0
 
     def lock_graph(self, tenant_id: uuid.UUID, *user_ids: uuid.UUID, shared: bool) -> None:
         """Transaction-scoped lock on the follower graph of each user, in one statement (taken in id
@@ -61,11 +61,11 @@ class GraphRepository:
         ).first() is not None
 
     def unblock(self, tenant_id: uuid.UUID, blocker_id: uuid.UUID, blocked_id: uuid.UUID) -> bool:
-        return self.session.execute(
+        return affected(self.session.execute(
             text("DELETE FROM timeline.blocks WHERE tenant_id = :tenant AND blocker_id = :blocker "
                  "AND blocked_id = :blocked"),
             {"tenant": tenant_id, "blocker": blocker_id, "blocked": blocked_id},
-        ).rowcount > 0
+        )) > 0
 
     def pair_fans_out(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, author_id: uuid.UUID) -> bool:
         """The viewer effectively follows the author and no block stands between them."""

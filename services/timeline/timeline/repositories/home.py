@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import Connection
-from sqlalchemy.orm import Session
-
-from feeds_runtime.db import driver_connection
+from feeds_runtime.db import Executor, driver_connection
 from timeline.cursor import Position
 from timeline.domain import Stats, TimelineItem
 from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked
@@ -89,7 +86,7 @@ def _position(row) -> tuple:
 
 
 class HomeRepository:
-    def __init__(self, session: Session | Connection) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def page(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, after: Position | None, limit: int) -> list[TimelineItem]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import enum
 import uuid
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
+from sqlalchemy import Result, text
 
+from feeds_runtime.db import Executor
 from timeline.domain import Delivery, Moderation, Post, Stats, Visibility
 from timeline.repositories.sql import POST_COLUMNS, blocked
 
@@ -30,7 +31,7 @@ def _post(row) -> Post:
 
 
 class PostRepository:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str,
@@ -51,7 +52,9 @@ class PostRepository:
              "delivery": delivery.value, "key": idempotency_key, "fingerprint": fingerprint},
         ).scalar_one_or_none()
 
-    def by_idempotency_key(self, tenant_id: uuid.UUID, author_id: uuid.UUID, key: str) -> tuple[Post, str] | None:
+    def by_idempotency_key(self, tenant_id: uuid.UUID, author_id: uuid.UUID, key: str) -> tuple[Post, str]:
+        """The post that holds the key (committed: a conflicting insert waits for it) and the fingerprint of
+        the request that published it."""
         row = self.session.execute(
             text(
                 f"""
@@ -61,8 +64,8 @@ class PostRepository:
                 """
             ),
             {"tenant": tenant_id, "author": author_id, "key": key},
-        ).one_or_none()
-        return (_post(row), row.request_fingerprint) if row else None
+        ).one()
+        return _post(row), row.request_fingerprint
 
     def insert_stats(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> None:
         self.session.execute(
@@ -80,7 +83,15 @@ class PostRepository:
 
     def get(self, tenant_id: uuid.UUID, post_id: uuid.UUID, *, lock: RowLock | None = None) -> Post | None:
         """The post, optionally with its row locked until commit."""
-        row = self.session.execute(
+        row = self._select(tenant_id, post_id, lock).one_or_none()
+        return _post(row) if row else None
+
+    def written(self, tenant_id: uuid.UUID, post_id: uuid.UUID) -> Post:
+        """The post as the caller's transaction has just written it (it exists)."""
+        return _post(self._select(tenant_id, post_id, None).one())
+
+    def _select(self, tenant_id: uuid.UUID, post_id: uuid.UUID, lock: RowLock | None) -> Result[Any]:
+        return self.session.execute(
             text(
                 f"""
                 SELECT {POST_COLUMNS} FROM timeline.posts p
@@ -89,8 +100,7 @@ class PostRepository:
                 """
             ),
             {"tenant": tenant_id, "post": post_id},
-        ).one_or_none()
-        return _post(row) if row else None
+        )
 
     def get_for_viewer(self, tenant_id: uuid.UUID, post_id: uuid.UUID,
                        viewer_id: uuid.UUID | None) -> tuple[Post, bool] | None:

@@ -10,10 +10,12 @@ horizon and drop what lies below; only a rebuild, which rewrites every following
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, text
 
+from feeds_runtime.db import Executor, affected
 from timeline.cursor import Position
 from timeline.repositories.sql import ENTRY_ID, FANS_OUT, advisory_locks, blocked
 
@@ -29,7 +31,7 @@ _RAISE = """
 
 
 class WindowRepository:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     def lock(self, tenant_id: uuid.UUID, *viewer_ids: uuid.UUID) -> None:
@@ -72,7 +74,7 @@ class WindowRepository:
             """)),
             params,
         )
-        return self.session.execute(
+        return affected(self.session.execute(
             text(
                 """
                 DELETE FROM timeline.timeline_entries e USING timeline.viewer_horizons h
@@ -82,10 +84,10 @@ class WindowRepository:
                 """
             ),
             params,
-        ).rowcount
+        ))
 
     def wanted(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, followees: list[uuid.UUID], *,
-               limit: int | None = None, horizon: Position | None = None, lock: bool = False) -> list:
+               limit: int | None = None, horizon: Position | None = None, lock: bool = False) -> Sequence[Row[Any]]:
         """The pushed posts the viewer should have entries for, as (post_id, author_id, published_at,
         entry_id), newest first: from the given followees only, at or above `horizon` if one is
         given, at most `limit`. With `lock`, the post rows are held `FOR SHARE` until commit."""

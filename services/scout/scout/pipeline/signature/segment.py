@@ -38,7 +38,7 @@ _PLACEHOLDER = "\x00"
 
 
 def _lexicon(path: Path) -> frozenset[str]:
-    words = set()
+    words: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         words.update(text.fold(word) for word in line.split("#", 1)[0].split())
     return frozenset(words)
@@ -59,7 +59,7 @@ def is_framing(word: str) -> bool:
     if word in framing_words():
         return True
     tag = text.dictionary_tag(word) if text.has_cjk(word) and len(word) >= 2 else None
-    return bool(tag) and tag[0] in _FUNCTION_TAGS
+    return bool(tag and tag[0] in _FUNCTION_TAGS)
 
 
 def is_proper_noun(word: str) -> bool:
@@ -91,8 +91,8 @@ def compound_parts(chunk: str) -> list[str] | None:
     best: list[list[str] | None] = [[]] + [None] * len(chunk)
     for end in range(2, len(chunk) + 1):
         for start in range(0, end - 1):
-            word, before = chunk[start:end], best[start]
-            if before is not None and _dictionary_word(word) and (best[end] is None or len(before) + 1 < len(best[end])):
+            word, before, current = chunk[start:end], best[start], best[end]
+            if before is not None and _dictionary_word(word) and (current is None or len(before) + 1 < len(current)):
                 best[end] = [*before, word]
     parts = best[len(chunk)]
     if parts is None or len(parts) < 2:

@@ -28,7 +28,7 @@ __all__ = ["PAGE_LIMIT", "BudgetReached", "FailureKind", "RawCandidate", "Search
            "SearchWindow", "SourceUnavailable", "build_sources"]
 
 
-def build_sources(settings: ScoutSettings, redis_client: redis.Redis, database: Database | None) -> list[SearchSource]:
+def build_sources(settings: ScoutSettings, redis_client: redis.Redis, database: Database) -> list[SearchSource]:
     """The configured sources in pipeline order, each live one behind its shared quota budget
     (the settings hold each live source's credential); Threads with its token's care."""
     retry = RetryPolicy(attempts=settings.source_attempts, base_seconds=settings.source_backoff_base_seconds,
@@ -38,7 +38,7 @@ def build_sources(settings: ScoutSettings, redis_client: redis.Redis, database: 
         if name == "dev":
             sources.append(DevSource())
         elif name == "threads":
-            token = settings.threads_access_token.get_secret_value()
+            token = settings.credential(name)
             budget = Budget(redis_client, key=account_key(settings.redis_namespace, name, token), source=name,
                             limit=settings.threads_daily_queries, window_seconds=24 * 3600,
                             describe=f"{settings.threads_daily_queries} queries per 24 h")
@@ -49,7 +49,7 @@ def build_sources(settings: ScoutSettings, redis_client: redis.Redis, database: 
                 admit=budget.admit, token_check=care.raise_if_unfit,
             ))
         elif name == "serp":
-            key = settings.serp_api_key.get_secret_value()
+            key = settings.credential(name)
             budget = Budget(redis_client, key=account_key(settings.redis_namespace, name, key), source=name,
                             limit=settings.serp_hourly_searches, window_seconds=3600,
                             describe=f"{settings.serp_hourly_searches} searches per hour")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
@@ -31,6 +32,18 @@ class RetryPolicy:
     attempts: int = 3
     base_seconds: float = 0.5
     max_seconds: float = 8.0
+
+
+def text_field(item: dict, key: str) -> str:
+    """A text field of a provider's JSON object: '' when it is absent or not text."""
+    value = item.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def query_value(url: str, name: str) -> str | None:
+    """The first value of a query parameter of a provider's URL (a next page's cursor)."""
+    values = parse_qs(urlsplit(url).query).get(name)
+    return values[0] if values else None
 
 
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
@@ -85,13 +98,16 @@ def get_json(source: str, url: str, *, params: dict, timeout: float, classify: C
     quota governor's admission, which may raise BudgetReached: never retried)."""
     jitter = wait_random_exponential(multiplier=retry.base_seconds, max=retry.max_seconds)
 
+    def failure(state: RetryCallState) -> BaseException | None:
+        return state.outcome.exception() if state.outcome else None
+
     def wait(state: RetryCallState) -> float:
-        error = state.outcome.exception() if state.outcome else None
+        error = failure(state)
         asked = getattr(error, "retry_after", None) or 0.0
         return min(max(asked, jitter(state)), retry.max_seconds)
 
     def before_sleep(state: RetryCallState) -> None:
-        log.warning("scout source %s; retrying in %.1fs", state.outcome.exception(), state.upcoming_sleep)
+        log.warning("scout source %s; retrying in %.1fs", failure(state), state.upcoming_sleep)
 
     def attempt() -> Any:
         if before_attempt is not None:

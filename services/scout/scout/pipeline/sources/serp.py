@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -23,7 +22,7 @@ from scout.pipeline.sources.base import (
     SearchWindow,
     SourceUnavailable,
 )
-from scout.pipeline.sources.http import RetryPolicy, get_json
+from scout.pipeline.sources.http import RetryPolicy, get_json, query_value, text_field
 
 SITE_FILTER = "(site:threads.net OR site:threads.com) inurl:post"
 LOCALE = {"hl": "zh-tw", "gl": "tw", "google_domain": "google.com.tw", "lr": "lang_zh-TW"}
@@ -80,7 +79,7 @@ def recency_filter(window: SearchWindow) -> str | None:
 
 def classify_serp(status: int, body: Any) -> tuple[FailureKind, str] | None:
     """SerpApi's HTTP status, with its JSON `error` and `search_metadata.status`."""
-    message = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), str) else ""
+    message = text_field(body, "error") if isinstance(body, dict) else ""
     if status == 200:
         metadata = body.get("search_metadata") if isinstance(body, dict) else None
         if isinstance(metadata, dict) and metadata.get("status") == "Error" and _NO_RESULTS not in message:
@@ -103,7 +102,7 @@ def _next_start(pagination: object, start: int, returned: int) -> int | None:
     """Where the next page starts, as SerpApi's pagination says; None on the last page."""
     if not isinstance(pagination, dict) or not isinstance(pagination.get("next"), str):
         return None
-    value = (parse_qs(urlsplit(pagination["next"]).query).get("start") or [None])[0]
+    value = query_value(pagination["next"], "start")
     if value is not None and value.isdigit() and int(value) > start:
         return int(value)
     return start + returned if returned else None
@@ -135,9 +134,14 @@ class SerpSource:
     def search(self, query: str, *, limit: int, cursor: str | None = None,
                window: SearchWindow = ANY_AGE) -> SearchPage:
         params = self.request_params(query, cursor=cursor, window=window)
+
+        def admit() -> None:
+            if self._admit is not None:
+                self._admit()
+
         body = get_json(self.name, self._url, params={**params, "api_key": self._api_key}, timeout=self._timeout,
                         classify=classify_serp, retry=self._retry,
-                        before_attempt=(lambda: self._admit()) if self._admit else None, transport=self._transport)
+                        before_attempt=admit, transport=self._transport)
         return self.page(body, start=params.get("start", 0), limit=limit, now=window.clock())
 
     def page(self, body: Any, *, start: int, limit: int, now: datetime) -> SearchPage:
@@ -165,7 +169,5 @@ class SerpSource:
         link = result.get("link")
         if not isinstance(link, str) or not link:
             return None
-        snippet = result.get("snippet") if isinstance(result.get("snippet"), str) else ""
-        title = result.get("title") if isinstance(result.get("title"), str) else ""
-        return RawCandidate(url=link, text=snippet or title, author="",
+        return RawCandidate(url=link, text=text_field(result, "snippet") or text_field(result, "title"), author="",
                             posted_at=parse_serp_date(result.get("date"), now))

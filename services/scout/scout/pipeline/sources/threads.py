@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -22,7 +21,7 @@ from scout.pipeline.sources.base import (
     SearchWindow,
     SourceUnavailable,
 )
-from scout.pipeline.sources.http import RetryPolicy, get_json
+from scout.pipeline.sources.http import RetryPolicy, get_json, query_value, text_field
 
 FIELDS = "id,text,permalink,shortcode,timestamp,username"
 SEARCH_TYPES = ("TOP", "RECENT")
@@ -50,22 +49,23 @@ def graph_error_kind(code: object) -> FailureKind | None:
 _BY_STATUS = {401: FailureKind.AUTH, 403: FailureKind.PERMISSION, 429: FailureKind.RATE_LIMITED}
 
 
+def _by_status(status: int) -> FailureKind:
+    return _BY_STATUS.get(status) or (FailureKind.TRANSIENT if status >= 500 else FailureKind.MALFORMED)
+
+
 def classify_graph(status: int, body: Any) -> tuple[FailureKind, str] | None:
     """The kind of a Graph answer that is not a result page; None for a result page."""
     error = body.get("error") if isinstance(body, dict) else None
     if status == 200 and error is None:
         return None
     if not isinstance(error, dict):
-        kind = _BY_STATUS.get(status) or (FailureKind.TRANSIENT if status >= 500 else FailureKind.MALFORMED)
-        return kind, f"HTTP {status}"
+        return _by_status(status), f"HTTP {status}"
     code, subcode = error.get("code"), error.get("error_subcode")
     detail = f"HTTP {status}, Graph error {code}" + (f"/{subcode}" if isinstance(subcode, int) else "")
     kind = graph_error_kind(code)
     if kind is None and error.get("is_transient") is True:
         kind = FailureKind.TRANSIENT
-    if kind is None:
-        kind = _BY_STATUS.get(status) or (FailureKind.TRANSIENT if status >= 500 else FailureKind.MALFORMED)
-    return kind, detail
+    return kind or _by_status(status), detail
 
 
 def parse_threads_time(value: object) -> datetime | None:
@@ -84,7 +84,7 @@ def _after_cursor(paging: object) -> str | None:
         return None
     after = (paging.get("cursors") or {}).get("after") if isinstance(paging.get("cursors"), dict) else None
     if not after and isinstance(paging.get("next"), str):
-        after = (parse_qs(urlsplit(paging["next"]).query).get("after") or [None])[0]
+        after = query_value(paging["next"], "after")
     return after if isinstance(after, str) and after else None
 
 
@@ -153,14 +153,12 @@ class ThreadsSource:
     def _candidate(item: dict) -> RawCandidate | None:
         if not isinstance(item, dict):
             raise TypeError("item is not an object")
-        username = item.get("username") if isinstance(item.get("username"), str) else ""
-        permalink = item.get("permalink") if isinstance(item.get("permalink"), str) else ""
+        username, permalink = text_field(item, "username"), text_field(item, "permalink")
         identity = post_identity(permalink) if permalink else None
         if identity is None and isinstance(item.get("shortcode"), str):
             identity = shortcode_identity(item["shortcode"], username)
         url = identity.url if identity is not None and not permalink else permalink
         if not url:
             return None
-        body = item.get("text") if isinstance(item.get("text"), str) else ""
-        return RawCandidate(url=url, text=body, author=username,
+        return RawCandidate(url=url, text=text_field(item, "text"), author=username,
                             posted_at=parse_threads_time(item.get("timestamp")))

@@ -89,8 +89,8 @@ def inspect_token(base_url: str, token: str, *, timeout: float, now: datetime,
     expires_at = _epoch(data.get("expires_at"))
     if data.get("is_valid") is not True:
         return TokenStatus(FailureKind.AUTH, "the token is not valid (debug_token)", expires_at)
-    scopes = data.get("scopes") if isinstance(data.get("scopes"), list) else []
-    if REQUIRED_SCOPE not in scopes:
+    scopes = data.get("scopes")
+    if not isinstance(scopes, list) or REQUIRED_SCOPE not in scopes:
         return TokenStatus(FailureKind.PERMISSION, f"the token lacks {REQUIRED_SCOPE}", expires_at)
     if expires_at is not None and expires_at - now <= MIN_VALIDITY:
         days = max((expires_at - now).days, 0)
@@ -126,7 +126,7 @@ class ThreadsToken:
         self.database = database
         self.redis = redis_client
         self.transport = transport
-        self.seed = settings.threads_access_token.get_secret_value()
+        self.seed = settings.credential("threads")
         key = settings.credentials_key.get_secret_value() if settings.credentials_key else None
         self.cipher = Fernet(key) if key else None
         self.status_key = f"{settings.redis_namespace}:scout:threads-token:{fingerprint(self.seed)[:16]}"
@@ -162,7 +162,8 @@ class ThreadsToken:
         status = inspect_token(self.settings.threads_base_url, token, timeout=self.settings.source_timeout_seconds,
                                now=now, transport=self.transport)
         due = status.expires_at is not None and status.expires_at - now <= self.settings.threads_refresh_before
-        if due and status.kind in (None, FailureKind.AUTH) and self.cipher is not None:
+        cipher = self.cipher
+        if due and status.kind in (None, FailureKind.AUTH) and cipher is not None:
             try:
                 fresh, expires_at = refresh_token(self.settings.threads_base_url, token,
                                                   timeout=self.settings.source_timeout_seconds, now=now,
@@ -170,11 +171,11 @@ class ThreadsToken:
             except SourceUnavailable as error:
                 log.warning("threads token refresh failed: %s", error)
             else:
-                self._store(fresh, expires_at)
+                self._store(cipher, fresh, expires_at)
                 log.info("threads token refreshed", extra={"expires_at": expires_at.isoformat() if expires_at else None})
                 status = inspect_token(self.settings.threads_base_url, fresh,
                                        timeout=self.settings.source_timeout_seconds, now=now, transport=self.transport)
-        elif due and self.cipher is None:
+        elif due and cipher is None:
             log.warning("threads token nears its expiry and SCOUT_CREDENTIALS_KEY is unset: replace the token")
         self.redis.set(self.status_key, status.to_json(), ex=int(self.settings.threads_token_check_seconds * 3))
         if status.kind is not None:
@@ -222,9 +223,9 @@ class ThreadsToken:
             log.warning("stored threads token cannot be decrypted with SCOUT_CREDENTIALS_KEY; using the configured one")
             return None
 
-    def _store(self, token: str, expires_at: datetime | None) -> None:
+    def _store(self, cipher: Fernet, token: str, expires_at: datetime | None) -> None:
         values = {"source": SOURCE, "seed_fingerprint": fingerprint(self.seed),
-                  "ciphertext": self.cipher.encrypt(token.encode()).decode(), "expires_at": expires_at,
+                  "ciphertext": cipher.encrypt(token.encode()).decode(), "expires_at": expires_at,
                   "refreshed_at": datetime.now(UTC)}
         with self.database.transaction() as session:
             session.execute(insert(SourceCredential).values(**values).on_conflict_do_update(
