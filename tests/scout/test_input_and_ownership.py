@@ -21,6 +21,7 @@ def written(seed: Seed, owner: uuid.UUID) -> int:
 # Every route as (method, path template, request options); ids are filled in by `routes`.
 ROUTES: list[tuple[str, str, dict]] = [
     ("POST", "/api/v1/scout/scan", {"json": {"brief": GOOD_BRIEF}}),
+    ("POST", "/api/v1/scout/suggestions", {"json": {"intent": GOOD_BRIEF["intent"]}}),
     ("GET", "/api/v1/scout/runs", {}),
     ("GET", "/api/v1/scout/runs/{run_id}", {}),
     ("GET", "/api/v1/scout/runs/{run_id}/posts", {}),

@@ -123,6 +123,11 @@ class ScoutScan(TypedDict):
 
 
 @with_config(CLOSED)
+class ScoutSuggestions(TypedDict):
+    terms: list[str]
+
+
+@with_config(CLOSED)
 class ScoutRunList(TypedDict):
     list: list[ScoutRun]
     pagination: ScoutPagination

@@ -60,13 +60,18 @@ def validate_theme_key(raw: str) -> str:
     return key
 
 
-def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
-                    terms: list[str], target_count: int | None, recent_days: int | None = None) -> Brief:
-    intent = _clean(intent)
+def validate_intent(raw: str) -> str:
+    intent = _clean(raw)
     if not intent:
         raise codes.invalid_brief("intent is required")
     if len(intent) > MAX_INTENT_CHARS or _has_control(intent):
         raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} printable characters")
+    return intent
+
+
+def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
+                    terms: list[str], target_count: int | None, recent_days: int | None = None) -> Brief:
+    intent = validate_intent(intent)
     cleaned_terms: list[str] = []
     for term in terms:
         term = _clean(term)

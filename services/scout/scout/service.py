@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
 from scout import codes, jobs
-from scout.brief import MODES, Brief, validate_theme_key
+from scout.brief import MODES, Brief, validate_intent, validate_theme_key
 from scout.clock import now_utc
 from scout.models import (
     POST_DRAFTED,
@@ -24,6 +24,7 @@ from scout.models import (
     outbox as outbox_table,
 )
 from scout.pipeline.signature import NoTopicEvidence, build_signature
+from scout.pipeline.suggest import suggest_terms
 from scout.paging import POSTS_PAGE_SIZE, RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE, Page
 from scout.repositories.homework import HomeworkRepository
 from scout.repositories.jobs import JobRepository
@@ -52,6 +53,14 @@ def require_topic(brief: Brief) -> None:
         build_signature(brief.intent, brief.terms)
     except NoTopicEvidence:
         raise codes.invalid_brief("the intent and terms name no topic beyond words like 推薦 or 心得") from None
+
+
+def suggested_terms(intent: str) -> list[str]:
+    """Search terms to propose for an intent, before the member reviews them."""
+    try:
+        return suggest_terms(validate_intent(intent))
+    except NoTopicEvidence:
+        raise codes.invalid_brief("the intent names no topic beyond words like 推薦 or 心得") from None
 
 
 @dataclass

@@ -15,7 +15,7 @@ from feeds_runtime.db import Database
 from scout.brief import Brief, normalize_brief
 from scout.clock import to_ns
 from scout.repositories.runs import legacy_run_id
-from scout.service import JobService, Listing, ScoutService
+from scout.service import JobService, Listing, ScoutService, suggested_terms
 from scout.settings import ScoutSettings
 
 T = TypeVar("T")
@@ -102,6 +102,10 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         brief = brief_of(request.brief)
         job, run = self._call(lambda s, owner: s.scan(owner, brief))
         return pb.ScanResponse(job=job_message(job), run=run_message(run))
+
+    def SuggestTerms(self, request, context):
+        require_actor()
+        return pb.SuggestTermsResponse(terms=suggested_terms(request.intent))
 
     def ListRuns(self, request, context):
         listing = self._call(lambda s, owner: s.list_runs(owner, request.page.page, request.page.page_size,

@@ -30,6 +30,7 @@ from gateway.scout_views import (
     ScoutRunList,
     ScoutRunPosts,
     ScoutScan,
+    ScoutSuggestions,
     ScoutThemeDeleted,
 )
 
@@ -37,7 +38,8 @@ router = APIRouter(tags=["scout"], route_class=StrictJsonRoute)
 
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.scout.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {
-    "feeds.scout.v1.ScoutService": ["ListRuns", "GetRun", "ListRunPosts", "ListPosts", "ListHomework"],
+    "feeds.scout.v1.ScoutService": ["ListRuns", "GetRun", "ListRunPosts", "ListPosts", "ListHomework",
+                                     "SuggestTerms"],
     "feeds.scout.v1.JobService": ["GetJob"],
 }
 
@@ -73,6 +75,12 @@ class ScanBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     brief: BriefBody
+
+
+class SuggestionsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    intent: str = Field(max_length=2000, description="The topic as the member typed it.")
 
 
 class DraftBody(BaseModel):
@@ -113,6 +121,15 @@ async def scan(request: Request, actor: Member, body: ScanBody) -> JSONResponse:
     response = await stub.Scan(pb.ScanRequest(brief=body.brief.message()), **options)
     scanned: ScoutScan = {"job": views.job(response.job), "run": views.run(response.run)}
     return envelopes.scout_data(scanned)
+
+
+@router.post("/api/v1/scout/suggestions", summary="Search terms proposed for a topic, for the member to review",
+             responses=answers.scout(ScoutSuggestions))
+async def suggest_terms(request: Request, actor: Member, body: SuggestionsBody) -> JSONResponse:
+    stub, options = _scout(request, actor)
+    response = await stub.SuggestTerms(pb.SuggestTermsRequest(intent=body.intent), **options)
+    suggested: ScoutSuggestions = {"terms": list(response.terms)}
+    return envelopes.scout_data(suggested)
 
 
 @router.get("/api/v1/scout/runs", summary="Runs of the member, newest first", responses=answers.scout(ScoutRunList))

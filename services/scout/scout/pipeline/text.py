@@ -85,15 +85,22 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", _TO_FOLDED.convert(folded)).strip()
 
 
-def original_spelling(folded_word: str, sources: list[str]) -> str:
-    """How the member wrote a folded word (臺南 stays 臺南, 台南 stays 台南), else its Taiwan form."""
+def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool = False) -> str:
+    """How the member wrote a folded word (臺南 stays 臺南, 台南 stays 台南; Jolin with
+    `keep_case`, else jolin), else its Taiwan form."""
     for source in sources:
-        written = _SPACES.sub(" ", unicodedata.normalize("NFKC", source).lower()).strip()
+        cased = _SPACES.sub(" ", unicodedata.normalize("NFKC", source)).strip()
+        written = cased.lower()
         folded = _TO_FOLDED.convert(written)
         at = folded.find(folded_word)
-        if at >= 0 and len(folded) == len(written):
-            return written[at:at + len(folded_word)]
+        if at >= 0 and len(folded) == len(written) == len(cased):
+            return (cased if keep_case else written)[at:at + len(folded_word)]
     return display(folded_word)
+
+
+def simplified(written: str) -> str:
+    """A phrase in Simplified characters (戴資穎 → 戴资颖), Latin as written."""
+    return _TO_FOLDED.convert(written)
 
 
 def display(folded: str) -> str:

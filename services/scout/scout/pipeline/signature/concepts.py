@@ -53,12 +53,16 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
             if unit not in groups:
                 groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit), piece=number)
             # A year (2026 經典賽) or a generic head only qualifies the concept beside it.
-            if _YEAR.fullmatch(unit) or (index and _is_generic_head(unit, piece.units[index - 1])):
+            if is_year(unit) or (index and is_generic_head(unit, piece.units[index - 1])):
                 groups[unit].required = False
     return list(groups.values())
 
 
-def _is_generic_head(unit: str, before: str) -> bool:
+def is_year(unit: str) -> bool:
+    return bool(_YEAR.fullmatch(unit))
+
+
+def is_generic_head(unit: str, before: str) -> bool:
     frequency = text.dictionary_frequency(unit)
     return text.has_cjk(unit) and text.has_cjk(before) and frequency >= HEAD_MIN_FREQUENCY \
         and frequency >= HEAD_RATIO * max(text.dictionary_frequency(before), 1)

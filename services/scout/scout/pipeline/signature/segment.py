@@ -25,6 +25,7 @@ _TITLES_FILE = Path(__file__).with_name("titles.txt")
 # adverbs, pronouns, conjunctions, prepositions, particles, modal particles, interjections,
 # onomatopoeia, time words and measure words.
 _FUNCTION_TAGS = frozenset("drcpuyeotq")
+FUNCTION_MIN_FREQUENCY = 20
 # Proper-noun tags: person, place, organisation, other proper noun, locality.
 _PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "s"})
 # Frequency the framing words get in a brief's tokenizer: whole, yet below the brief's own names.
@@ -59,7 +60,9 @@ def is_framing(word: str) -> bool:
     if word in framing_words():
         return True
     tag = text.dictionary_tag(word) if text.has_cjk(word) and len(word) >= 2 else None
-    return bool(tag and tag[0] in _FUNCTION_TAGS)
+    # A rare word the dictionary files under a function class is mostly a name it misfiles
+    # (五月天 as a time word), not a word people frame requests with.
+    return bool(tag and tag[0] in _FUNCTION_TAGS and text.dictionary_frequency(word) >= FUNCTION_MIN_FREQUENCY)
 
 
 def is_proper_noun(word: str) -> bool:
@@ -84,9 +87,10 @@ WHOLE_MAX_CHARS = 4
 COMMON_PART_FREQUENCY = 50
 
 
-def compound_parts(chunk: str) -> list[str] | None:
+def compound_parts(chunk: str, common: int = COMMON_PART_FREQUENCY) -> list[str] | None:
     """The dictionary words a run of Chinese is made of (台中親子餐廳 → 台中 親子 餐廳), or None when
-    it is one thing: a name the dictionary cannot take apart (草東沒有派對) or a short chunk."""
+    it is one thing: a name the dictionary cannot take apart (草東沒有派對) or a short chunk
+    not made of words at least `common` in the dictionary."""
     # Fewest dictionary words of two or more characters covering the chunk exactly.
     best: list[list[str] | None] = [[]] + [None] * len(chunk)
     for end in range(2, len(chunk) + 1):
@@ -97,7 +101,7 @@ def compound_parts(chunk: str) -> list[str] | None:
     parts = best[len(chunk)]
     if parts is None or len(parts) < 2:
         return None
-    if len(chunk) <= WHOLE_MAX_CHARS and not all(text.dictionary_frequency(p) >= COMMON_PART_FREQUENCY for p in parts):
+    if len(chunk) <= WHOLE_MAX_CHARS and not all(text.dictionary_frequency(p) >= common for p in parts):
         return None
     return parts
 

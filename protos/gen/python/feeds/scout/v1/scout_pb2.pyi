@@ -210,6 +210,18 @@ class ScanResponse(_message.Message):
     run: ScoutRun
     def __init__(self, job: _Optional[_Union[Job, _Mapping]] = ..., run: _Optional[_Union[ScoutRun, _Mapping]] = ...) -> None: ...
 
+class SuggestTermsRequest(_message.Message):
+    __slots__ = ("intent",)
+    INTENT_FIELD_NUMBER: _ClassVar[int]
+    intent: str
+    def __init__(self, intent: _Optional[str] = ...) -> None: ...
+
+class SuggestTermsResponse(_message.Message):
+    __slots__ = ("terms",)
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    terms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, terms: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class ListRunsRequest(_message.Message):
     __slots__ = ("page", "brand_id", "mode")
     PAGE_FIELD_NUMBER: _ClassVar[int]

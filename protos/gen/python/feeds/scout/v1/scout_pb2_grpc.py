@@ -39,6 +39,11 @@ class ScoutServiceStub:
                 request_serializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ScanRequest.SerializeToString,
                 response_deserializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ScanResponse.FromString,
                 _registered_method=True)
+        self.SuggestTerms = channel.unary_unary(
+                '/feeds.scout.v1.ScoutService/SuggestTerms',
+                request_serializer=feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsRequest.SerializeToString,
+                response_deserializer=feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsResponse.FromString,
+                _registered_method=True)
         self.ListRuns = channel.unary_unary(
                 '/feeds.scout.v1.ScoutService/ListRuns',
                 request_serializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ListRunsRequest.SerializeToString,
@@ -111,6 +116,14 @@ class ScoutServiceServicer:
 
     def Scan(self, request, context):
         """Creates a new run and its scan job (scheduled through the outbox).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SuggestTerms(self, request, context):
+        """Search terms proposed for an intent: its core concepts and their usual other names; no data
+        is read or written. INVALID_ARGUMENT (invalid_brief) when the intent names no topic.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -208,6 +221,11 @@ def add_ScoutServiceServicer_to_server(servicer, server):
                     request_deserializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ScanRequest.FromString,
                     response_serializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ScanResponse.SerializeToString,
             ),
+            'SuggestTerms': grpc.unary_unary_rpc_method_handler(
+                    servicer.SuggestTerms,
+                    request_deserializer=feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsRequest.FromString,
+                    response_serializer=feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsResponse.SerializeToString,
+            ),
             'ListRuns': grpc.unary_unary_rpc_method_handler(
                     servicer.ListRuns,
                     request_deserializer=feeds_dot_scout_dot_v1_dot_scout__pb2.ListRunsRequest.FromString,
@@ -301,6 +319,33 @@ class ScoutService:
             '/feeds.scout.v1.ScoutService/Scan',
             feeds_dot_scout_dot_v1_dot_scout__pb2.ScanRequest.SerializeToString,
             feeds_dot_scout_dot_v1_dot_scout__pb2.ScanResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SuggestTerms(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.scout.v1.ScoutService/SuggestTerms',
+            feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsRequest.SerializeToString,
+            feeds_dot_scout_dot_v1_dot_scout__pb2.SuggestTermsResponse.FromString,
             options,
             channel_credentials,
             insecure,

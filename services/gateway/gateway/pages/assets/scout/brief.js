@@ -1,5 +1,5 @@
 // The brief of a scan: the service's limits (services/scout/scout/brief.py), checked the same way
-// by the scan form and by the mock repository, and the proposed search terms.
+// by the scan form and by the mock repository.
 
 import { RepositoryError } from "./errors.js";
 
@@ -42,9 +42,9 @@ export function validateBrief(brief) {
   return { ...brief, intent, terms, mode, target_count: target };
 }
 
-// Proposed search terms: the intent split on separators, the whole intent first. The person
-// reviews and edits them before the scan starts.
-export function suggestTerms(intent) {
+// The mock repository's proposed terms: the intent split on separators, the whole intent first
+// (the service proposes the topic's core concepts and their other names instead).
+export function naiveTerms(intent) {
   const whole = intent.trim();
   if (!whole) return [];
   const parts = whole.split(/[\s,，、／/；;｜|]+/).map((part) => part.trim()).filter((part) => part.length > 1);

@@ -6,6 +6,7 @@
 //   listRuns(query)              → Page<ScoutRun>
 //   getRun(runId)                → ScoutRun
 //   listRunPosts(runId, query)   → Page<ScoutPost> & {run: ScoutRun}
+//   suggestTerms(intent)         → [string]: proposed search terms, the topic's core first
 //   createScan(brief)            → {run: ScoutRun, job: ScoutJob}
 //   deleteRun(runId)             → undefined (409 while queued or running)
 //   actOnPost(postId, action, {draftText}) → {post: ScoutPost, run: ScoutRun}   action: draft | skip | publish
@@ -18,7 +19,7 @@
 // as one read-only synthetic legacy run per theme (`legacy: true`, no job, no terms).
 
 import { apiRequest } from "../session.js";
-import { validateBrief } from "./brief.js";
+import { naiveTerms, validateBrief } from "./brief.js";
 import { RepositoryError } from "./errors.js";
 
 export { RepositoryError };
@@ -172,6 +173,10 @@ export function createLiveRepository() {
       const paging = normalizePaging(q, POSTS_PAGE_SIZE);
       const data = await scoutCall("GET", `/api/v1/scout/runs/${encodeURIComponent(runId)}/posts?${query(paging)}`);
       return { ...toPage(data.list.map(toPost), data.pagination), run: toRun(data.run) };
+    },
+    async suggestTerms(intent) {
+      const data = await scoutCall("POST", "/api/v1/scout/suggestions", { intent });
+      return data.terms;
     },
     async createScan(brief) {
       const data = await scoutCall("POST", "/api/v1/scout/scan", { brief });
@@ -350,6 +355,9 @@ export function createMockRepository(fixtures) {
       // A run that has not finished exposes no results (docs/scout.md flow E).
       const members = run.status === "succeeded" ? membersOf(runId) : [];
       return { ...pageOf(members.sort(comparePosts), normalizePaging(q, POSTS_PAGE_SIZE)), run: runWithCounts(run) };
+    },
+    async suggestTerms(intent) {
+      return naiveTerms(validateBrief({ intent, terms: ["-"] }).intent);
     },
     async createScan(input) {
       const brief = validateBrief(input);

@@ -3,7 +3,7 @@
 
 import { element } from "../format.js";
 import { keepFocus } from "../focus.js";
-import { MAX_INTENT_CHARS, MAX_TARGET, MAX_TERM_CHARS, MAX_TERMS, MIN_TARGET, suggestTerms } from "./brief.js";
+import { MAX_INTENT_CHARS, MAX_TARGET, MAX_TERM_CHARS, MAX_TERMS, MIN_TARGET } from "./brief.js";
 import { statusClass, statusText } from "./text.js";
 import { attempt } from "./ui.js";
 
@@ -16,18 +16,38 @@ export class ScanForm {
   }
 
   bind() {
-    $("suggest-terms").addEventListener("click", () => {
-      $("scan-terms").value = suggestTerms($("scan-intent").value).join("\n");
-      $("scan-terms").focus();
-    });
+    $("suggest-terms").addEventListener("click", () => this.suggest());
     $("scan-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
     });
   }
 
+  // The service's proposed terms for the topic, put in the terms box for review; null (the
+  // reason shown, focus on the topic) when it proposes none.
+  async suggest() {
+    const message = $("scan-message");
+    const intent = $("scan-intent").value.trim();
+    if (!intent) {
+      message.textContent = "請輸入話題。";
+      $("scan-intent").focus();
+      return null;
+    }
+    message.textContent = "";
+    $("suggest-terms").disabled = true;
+    const terms = await attempt(message, () => this.workbench.repository.suggestTerms(intent));
+    $("suggest-terms").disabled = false;
+    if (!terms) {
+      $("scan-intent").focus();
+      return null;
+    }
+    $("scan-terms").value = terms.join("\n");
+    $("scan-terms").focus();
+    return terms;
+  }
+
   // The form's own check; null when a field needs fixing (its message shown, focus on it).
-  brief() {
+  async brief() {
     const message = $("scan-message");
     const intent = $("scan-intent").value.trim();
     let terms = $("scan-terms").value.split("\n").map((term) => term.trim()).filter(Boolean);
@@ -46,15 +66,15 @@ export class ScanForm {
       return refuse(`目標數必須是 ${MIN_TARGET} 到 ${MAX_TARGET} 的整數。`, "scan-target");
     }
     if (terms.length === 0) {
-      terms = suggestTerms(intent);
-      $("scan-terms").value = terms.join("\n");
+      terms = await this.suggest();
+      if (!terms) return null;
     }
     return { intent, terms, mode: "topic", target_count: target };
   }
 
   async submit() {
     const message = $("scan-message");
-    const brief = this.brief();
+    const brief = await this.brief();
     if (!brief) return;
     message.textContent = "";
     $("scan-submit").disabled = true;
