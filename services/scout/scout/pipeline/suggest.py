@@ -5,7 +5,7 @@ The intent is cut the way the signature cuts it (framing and function words out)
 typed as people type it (「想追戴資穎最近的比賽」) proposes its core, not itself repeated:
 
 1. the core concepts, each written as the member wrote it and set apart by spaces
-   (「外包後端工程師」 → 外包 後端工程師), at most `MAX_CONCEPTS` of the most specific;
+   (「外包後端工程師」 → 外包 後端 工程師), at most `MAX_CONCEPTS` of the most specific;
 2. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
    戴資穎) or the other name the intent itself gives (蔡依林 for Jolin);
 3. the core in Simplified characters, which posts written that way are found by.
@@ -23,7 +23,7 @@ from scout.brief import MAX_TERMS
 from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, lexicon
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import is_generic_head, is_year
+from scout.pipeline.signature.concepts import is_year
 from scout.pipeline.signature.segment import Piece, Segmenter, compound_parts, is_proper_noun
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
@@ -32,14 +32,9 @@ MAX_CONCEPTS = 3
 
 @dataclass
 class _Concept:
-    units: list[str]  # folded
-    piece: int
+    folded: str
     entity: bool
     names: list[str] = field(default_factory=list)  # as written: the intent's own first
-
-    @property
-    def folded(self) -> str:
-        return "".join(self.units) if all(text.has_cjk(u) for u in self.units) else " ".join(self.units)
 
     def add(self, name: str) -> None:
         if all(text.fold(name) != text.fold(n) for n in self.names):
@@ -65,29 +60,31 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
 
     def written(replace: int, name: str) -> str:
+        """The core with one concept by another name; a concept that name already spells is not repeated."""
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
-                        if i == replace or any(u in required for u in c.units))
+                        if i == replace or (c.folded in required and not _spelled_in(c, name)))
 
     terms = [core, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
     terms.append(text.simplified(core))
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 
 
+def _spelled_in(concept: _Concept, name: str) -> bool:
+    folded = text.fold(name)
+    return any(text.fold(n) in folded for n in concept.names)
+
+
 def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_Concept]:
-    """One concept per content unit; a generic head stays with the word it qualifies
-    (後端 工程師 → 後端工程師) and a year is left out (posts seldom write it)."""
+    """One concept per content unit, a year left out (posts seldom write it)."""
     concepts: list[_Concept] = []
-    for number, piece in enumerate(pieces):
+    for piece in pieces:
         # A run the tokenizer left whole or cut into characters (外包後端工程師), in its words.
         units = [part for unit in piece.units
                  for part in (None if unit in segmenter.words else compound_parts(unit, common=1)) or [unit]]
-        for index, unit in enumerate(units):
+        for unit in units:
             if is_year(unit):
                 continue
-            if index and concepts and concepts[-1].piece == number and is_generic_head(unit, units[index - 1]):
-                concepts[-1].units.append(unit)
-                continue
-            concepts.append(_Concept(units=[unit], piece=number, entity=segmenter.is_entity(unit)))
+            concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
     return concepts

@@ -57,7 +57,7 @@ def test_two_names_the_intent_gives_for_one_person_become_alternatives() -> None
 
 
 def test_a_multi_concept_phrase_is_split_into_its_concepts() -> None:
-    assert suggest("外包後端工程師")[0] == "外包 後端工程師"
+    assert suggest("外包後端工程師")[0] == "外包 後端 工程師"
     assert suggest("台北陶藝課")[0] == "台北 陶藝課"
 
 
