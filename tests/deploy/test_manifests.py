@@ -315,8 +315,12 @@ def test_network_policies_deny_by_default_and_open_only_the_platform_paths(rende
     assert not allowed(policies, gateway, outside, 6379)
     assert not allowed(policies, elsewhere, (labels["timeline-worker"], None), 1234)
     dns = ({"k8s-app": "kube-dns"}, {"kubernetes.io/metadata.name": "kube-system"})
+    collector = ({"app": "otel-collector"}, {"kubernetes.io/metadata.name": "monitoring"})
     for name in labels:
         assert allowed(policies, (labels[name], None), dns, 53)
+        assert allowed(policies, (labels[name], None), collector, 4318)
+        assert allowed(policies, (labels[name], None), collector, 4317)
+        assert not allowed(policies, (labels[name], None), elsewhere, 4318)
 
 
 @pytest.mark.parametrize("path", ["base/scout", "overlays/production", "overlays/dev"])

@@ -8,6 +8,7 @@ import re
 import pytest
 from pydantic_settings import BaseSettings
 
+from feeds_runtime.observability.tracing import TracingSettings
 from gateway.settings import GatewaySettings
 from news.settings import NewsSettings
 from scout.settings import ScoutSettings
@@ -25,7 +26,7 @@ def variables(settings: type[BaseSettings]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("settings", [TimelineSettings, NewsSettings, ScoutSettings, GatewaySettings],
+@pytest.mark.parametrize("settings", [TimelineSettings, NewsSettings, ScoutSettings, GatewaySettings, TracingSettings],
                          ids=lambda s: s.__name__)
 def test_readme_lists_every_environment_variable(settings):
     prefix = settings.model_config.get("env_prefix", "")

@@ -7,7 +7,7 @@ import argparse
 import uvicorn
 
 from feeds_runtime.logs import configure_logging
-from feeds_runtime.observability import metrics
+from feeds_runtime.observability import metrics, tracing
 from feeds_runtime.settings import load_settings
 from gateway.app import create_app
 from gateway.settings import GatewaySettings
@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = load_settings(GatewaySettings)
     configure_logging("gateway", settings.log_level)
+    tracing.configure("gateway", "server")
     if settings.metrics_port:
         metrics.serve(settings.metrics_port, settings.metrics_host)
     else:

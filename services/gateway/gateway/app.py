@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 
 from feeds_runtime import context as request_context
+from feeds_runtime.observability import tracing
 from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
@@ -76,4 +77,5 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    tracing.instrument_fastapi(app)
     return app

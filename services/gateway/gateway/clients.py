@@ -11,6 +11,8 @@ import grpc
 from fastapi import Request
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from feeds_runtime.observability import tracing
+
 READ_RETRY_POLICY = {
     "maxAttempts": 4,
     "initialBackoff": "0.05s",
@@ -35,6 +37,7 @@ class ServiceChannel:
         self.channel = grpc.aio.insecure_channel(
             address,
             options=[("grpc.service_config", service_config(idempotent_reads)), ("grpc.enable_retries", 1)],
+            interceptors=tracing.grpc_client_interceptors(),
         )
 
     async def serving(self) -> bool:

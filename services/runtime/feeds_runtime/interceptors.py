@@ -1,4 +1,5 @@
-"""Server interceptor: identity metadata into context variables, domain errors into statuses."""
+"""Server interceptor: identity metadata into context variables, domain errors into statuses, the
+call's server span (under the caller's trace) and its metrics and log line."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from grpc_status import rpc_status
 
 from feeds_runtime import context
 from feeds_runtime.errors import ERROR_DOMAIN, DomainError, InvalidArgument
-from feeds_runtime.observability import metrics
+from feeds_runtime.observability import metrics, tracing
 
 log = logging.getLogger("feeds.rpc")
 
@@ -107,30 +108,32 @@ class ServerInterceptor(grpc.ServerInterceptor):
                 tokens.append(context.request_id.set(uuid.uuid4().hex))
             started = time.perf_counter()
             outcome = "OK"
-            try:
-                if isinstance(request, Message) and (field := nul_field(request)):
-                    raise self._invalid_input(f"{field}: must not contain NUL characters")
-                return inner(request, rpc)
-            except DomainError as error:
-                outcome = error.code.name
-                rpc.abort_with_status(error_status(error))
-            except Exception as error:
-                if rpc.code() is not None:  # type: ignore[attr-defined]  # aborted deliberately inside the handler
-                    outcome = rpc.code().name  # type: ignore[attr-defined]
-                    raise
-                if store_unavailable(error):
-                    outcome = "UNAVAILABLE"
-                    log.warning("storage unavailable", extra={"method": method, "error": type(error).__name__})
-                    rpc.abort_with_status(_unavailable_status())
-                outcome = "INTERNAL"
-                log.exception("unhandled error", extra={"method": method})
-                rpc.abort_with_status(_internal_status())
-            finally:
-                elapsed = time.perf_counter() - started
-                metrics.rpc_handled(method, outcome, elapsed)
-                log.info("rpc", extra={"method": method, "code": outcome, "ms": round(elapsed * 1000, 2)})
-                for token in reversed(tokens):
-                    token.var.reset(token)
+            with tracing.rpc_span(method, metadata) as span:
+                try:
+                    if isinstance(request, Message) and (field := nul_field(request)):
+                        raise self._invalid_input(f"{field}: must not contain NUL characters")
+                    return inner(request, rpc)
+                except DomainError as error:
+                    outcome = error.code.name
+                    rpc.abort_with_status(error_status(error))
+                except Exception as error:
+                    if rpc.code() is not None:  # type: ignore[attr-defined]  # aborted deliberately inside the handler
+                        outcome = rpc.code().name  # type: ignore[attr-defined]
+                        raise
+                    if store_unavailable(error):
+                        outcome = "UNAVAILABLE"
+                        log.warning("storage unavailable", extra={"method": method, "error": type(error).__name__})
+                        rpc.abort_with_status(_unavailable_status())
+                    outcome = "INTERNAL"
+                    log.exception("unhandled error", extra={"method": method})
+                    rpc.abort_with_status(_internal_status())
+                finally:
+                    elapsed = time.perf_counter() - started
+                    metrics.rpc_handled(method, outcome, elapsed)
+                    tracing.rpc_outcome(span, outcome)
+                    log.info("rpc", extra={"method": method, "code": outcome, "ms": round(elapsed * 1000, 2)})
+                    for token in reversed(tokens):
+                        token.var.reset(token)
 
         return grpc.unary_unary_rpc_method_handler(
             unary,

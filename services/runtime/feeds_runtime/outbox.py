@@ -60,6 +60,7 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import context
 from feeds_runtime.jobs import OUTBOX_ID_OPTION, REQUEST_ID_OPTION
+from feeds_runtime.observability import tracing
 
 log = logging.getLogger("feeds.outbox")
 
@@ -79,6 +80,9 @@ def outbox_table(metadata: MetaData) -> Table:
         Column("actor_name", String(100), nullable=False),
         Column("args", JSONB, nullable=False),
         Column("request_id", String(64)),
+        # W3C trace context of the span that recorded the job (`tracing.current_context()`); null
+        # outside any trace. The relay sends the job's message under it.
+        Column("trace_context", JSONB),
         Column("created_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
         Column("enqueued_at", DateTime(timezone=True)),
         Column("acked_at", DateTime(timezone=True)),
@@ -112,14 +116,22 @@ def create_outbox(connection: Connection, schema: str) -> None:
         connection.execute(text(statement))
 
 
-LEASE_COLUMNS = {"message_id": "varchar(64)", "lease_token": "varchar(64)", "lease_until": "timestamptz",
-                 "available_at": "timestamptz"}
+LEASE_COLUMNS = ("message_id", "lease_token", "lease_until", "available_at")
+TRACE_CONTEXT_COLUMNS = ("trace_context",)
+
+
+def add_columns(connection: Connection, schema: str, names: Sequence[str]) -> None:
+    """Columns of `outbox_table`, as it declares them, for an outbox created before them (each a
+    no-op where the column exists: a newer outbox has it from its first revision)."""
+    declared = outbox_table(MetaData(schema=schema)).c
+    columns = ", ".join(f"ADD COLUMN IF NOT EXISTS {name} {declared[name].type.compile(dialect=connection.dialect)}"
+                        for name in names)
+    connection.execute(text(f'ALTER TABLE "{schema}".{TABLE_NAME} {columns}'))
 
 
 def add_leases(connection: Connection, schema: str) -> None:
-    """The columns of leased delivery, for an outbox created before them (a no-op on a newer one)."""
-    columns = ", ".join(f"ADD COLUMN IF NOT EXISTS {name} {kind}" for name, kind in LEASE_COLUMNS.items())
-    connection.execute(text(f'ALTER TABLE "{schema}".{TABLE_NAME} {columns}'))
+    """The columns of leased delivery."""
+    add_columns(connection, schema, LEASE_COLUMNS)
 
 
 def add(session: Session, table: Table, queue_name: str, actor_name: str, *args: Any) -> None:
@@ -131,9 +143,11 @@ def add_many(session: Session, table: Table, queue_name: str, actor_name: str, a
     if not args_list:
         return
     rid = context.request_id.get()
+    trace_context = tracing.current_context()
     session.execute(
         insert(table),
-        [{"queue_name": queue_name, "actor_name": actor_name, "args": list(args), "request_id": rid} for args in args_list],
+        [{"queue_name": queue_name, "actor_name": actor_name, "args": list(args), "request_id": rid,
+          "trace_context": trace_context} for args in args_list],
     )
 
 
@@ -333,15 +347,20 @@ class Relay:
         t = self._table
         sent = []
         for row in rows:
-            message = self._broker.enqueue(
-                dramatiq.Message(
-                    queue_name=row.queue_name,
-                    actor_name=row.actor_name,
-                    args=tuple(row.args),
-                    kwargs={},
-                    options={OUTBOX_ID_OPTION: row.id, REQUEST_ID_OPTION: row.request_id},
+            # The message takes the send span's context (`jobs.TraceContextMiddleware`).
+            with tracing.producer_span(f"send {row.actor_name}", row.trace_context, {
+                "messaging.system": "dramatiq", "messaging.operation.type": "send",
+                "messaging.destination.name": row.queue_name, "feeds.outbox.id": row.id,
+            }):
+                message = self._broker.enqueue(
+                    dramatiq.Message(
+                        queue_name=row.queue_name,
+                        actor_name=row.actor_name,
+                        args=tuple(row.args),
+                        kwargs={},
+                        options={OUTBOX_ID_OPTION: row.id, REQUEST_ID_OPTION: row.request_id},
+                    )
                 )
-            )
             sent.append({"row_id": row.id, "sent_message_id": message.options["redis_message_id"]})
         connection.execute(
             update(t).where(t.c.id == bindparam("row_id")).values(
@@ -360,7 +379,7 @@ class Relay:
                 t.c.lease_until < func.now(),
             )
             rows = connection.execute(
-                select(t.c.id, t.c.queue_name, t.c.actor_name, t.c.args, t.c.request_id)
+                select(t.c.id, t.c.queue_name, t.c.actor_name, t.c.args, t.c.request_id, t.c.trace_context)
                 .where(t.c.acked_at.is_(None), t.c.attempts < self._max_attempts, due)
                 .order_by(t.c.id)
                 .limit(self._batch_size)
@@ -373,7 +392,7 @@ class Relay:
         """Send again the rows sent but not started whose message Redis no longer holds; returns how many."""
         t = self._table
         waiting = and_(t.c.acked_at.is_(None), t.c.enqueued_at.is_not(None), t.c.lease_until.is_(None))
-        columns = (t.c.id, t.c.queue_name, t.c.actor_name, t.c.args, t.c.request_id, t.c.message_id)
+        columns = (t.c.id, t.c.queue_name, t.c.actor_name, t.c.args, t.c.request_id, t.c.trace_context, t.c.message_id)
         with self._engine.connect() as connection:
             rows = connection.execute(
                 select(*columns).where(waiting, t.c.id > self._checked_upto).order_by(t.c.id)

@@ -25,7 +25,7 @@ from feeds_runtime.heartbeat import Heartbeat, WorkerHeartbeat
 from feeds_runtime.interceptors import default_invalid_input
 from feeds_runtime.jobs import configure_broker, redis_broker
 from feeds_runtime.logs import configure_logging
-from feeds_runtime.observability import metrics
+from feeds_runtime.observability import metrics, tracing
 from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
 from feeds_runtime.outbox import OutboxLeases, Relay
 from feeds_runtime.server import Registration, ServiceServer
@@ -77,9 +77,15 @@ class ServiceDefinition(Generic[S]):
         return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated,
                              invalid_input=self.invalid_input)
 
+    def observe(self, kind: str) -> None:
+        """Logs, and traces when an exporter is configured (SQL statements included), for one process."""
+        configure_logging(self.name, self.settings.log_level)
+        if tracing.configure(self.name, kind):
+            tracing.instrument_database()
+
     def configure_worker(self) -> RedisBroker:
         """Set the process's Dramatiq broker (with leased outbox delivery) before actors are declared."""
-        configure_logging(self.name, self.settings.log_level)
+        self.observe("worker")
         middleware: list[Middleware] = [
             OutboxLeases(self.database.engine, self.outbox, lease_seconds=self.settings.outbox_lease_seconds)]
         if self.settings.metrics_port:
@@ -113,7 +119,7 @@ class ServiceDefinition(Generic[S]):
         parser.add_argument("kind", choices=PROCESS_KINDS, help="which process to run")
         kind = parser.parse_args(argv).kind
         settings = self.settings  # a bad variable stops here, before anything starts
-        configure_logging(self.name, settings.log_level)
+        self.observe(kind)  # a Dramatiq worker process does it again for itself (`configure_worker`)
         if not settings.metrics_port:
             metrics.disable()
         if kind == "server":
