@@ -1,30 +1,27 @@
-"""The gateway and the timeline service's server, relay and worker in one process, tracing into an
-in-memory span exporter: the real request path, with every span where a test can read it.
+"""The timeline service's server, relay and worker and the gateway's process (its `feeds-gateway`
+command) in one process, tracing into an in-memory span exporter: the real request path, with every
+span where a test can read it.
 
 Run with the platform's environment plus GATEWAY_PORT, TIMELINE_GRPC_PORT, GATEWAY_TIMELINE_ADDRESS
 and SPANS_PORT; `GET http://127.0.0.1:<SPANS_PORT>/` answers the finished spans as a JSON list.
-Stops on SIGTERM.
+Stops on SIGTERM, as the gateway does.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib.metadata import entry_points
 
 import dramatiq
-import uvicorn
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import format_span_id, format_trace_id
 
 from feeds_runtime.observability import tracing
-from feeds_runtime.settings import load_settings
-from gateway.app import create_app
-from gateway.settings import GatewaySettings
 
 EXPORTER = InMemorySpanExporter()
 
@@ -69,22 +66,12 @@ def main() -> None:
     threading.Thread(target=relay.run, name="relay", daemon=True).start()
     from timeline import worker  # configures the worker's broker, then declares the actors on it
 
-    jobs = dramatiq.Worker(worker.broker, worker_threads=2, worker_timeout=100)
-    jobs.start()
-    settings = load_settings(GatewaySettings)
-    gateway = uvicorn.Server(uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
-                                            log_config=None, access_log=False))
-    threading.Thread(target=gateway.run, name="gateway", daemon=True).start()
+    dramatiq.Worker(worker.broker, worker_threads=2, worker_timeout=100).start()
     spans = ThreadingHTTPServer(("127.0.0.1", int(os.environ["SPANS_PORT"])), Spans)
     threading.Thread(target=spans.serve_forever, name="spans", daemon=True).start()
-
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    stop.wait()
-    gateway.should_exit = True
-    relay.stop()
-    jobs.stop()
-    server.drain()
+    # The gateway's own command, in the foreground until SIGTERM; its tracing setup keeps the exporter's.
+    gateway = entry_points(group="console_scripts", name="feeds-gateway")
+    next(iter(gateway)).load()(["server"])
 
 
 if __name__ == "__main__":
