@@ -13,7 +13,7 @@ const JOB = (n) => `00000000-0000-4000-8000-0000000003${String(n).padStart(2, "0
 // The domain shapes both repositories return: the same keys, whatever the wire carried.
 const RUN_KEYS = ["completedAt", "createdAt", "duplicateCount", "eligibleCount", "errorSummary", "id",
   "intent", "irrelevantCount", "jobId", "legacy", "mode", "pendingCount", "searchedCount", "shortfallCount",
-  "shortfallReasons", "startedAt", "status", "targetCount", "terms", "themeKey", "themeLabel"];
+  "shortfallReasons", "sourceFailures", "startedAt", "status", "targetCount", "terms", "themeKey", "themeLabel"];
 const POST_KEYS = ["author", "createdAt", "draftText", "id", "matchReason", "postedAt", "runId", "score", "status",
   "text", "themeKey", "url"];
 const LEGACY_THEME = "夜市小吃";

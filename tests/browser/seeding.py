@@ -107,15 +107,18 @@ class ScoutSeed:
         connection.execute(text(
             "INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,"
             " status, searched_count, duplicate_count, irrelevant_count, eligible_count, shortfall_reasons,"
-            " error_summary, created_at, started_at, completed_at) VALUES (:id, :owner, :job, :theme_key,"
-            " :theme_label, :intent, :mode, CAST(:terms AS jsonb), :target, :status, :searched, :duplicate,"
-            " :irrelevant, :eligible, :reasons, :error, :created_at, :started_at, :completed_at)"),
+            " error_summary, source_errors, created_at, started_at, completed_at) VALUES (:id, :owner, :job,"
+            " :theme_key, :theme_label, :intent, :mode, CAST(:terms AS jsonb), :target, :status, :searched,"
+            " :duplicate, :irrelevant, :eligible, :reasons, :error, CAST(:source_errors AS jsonb), :created_at,"
+            " :started_at, :completed_at)"),
             {"id": run_id, "owner": self.owner, "job": job_id, "theme_key": run["theme_key"],
              "theme_label": run["theme_label"], "intent": run["intent"], "mode": run["mode"],
              "terms": json.dumps(run.get("terms", [run["intent"]]), ensure_ascii=False), "target": run["target_count"], "status": run["status"],
              "searched": run["searched_count"], "duplicate": run["duplicate_count"],
              "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
-             "reasons": run["shortfall_reasons"], "error": run.get("error_summary", ""), **times})
+             "reasons": run["shortfall_reasons"], "error": run.get("error_summary", ""),
+             "source_errors": json.dumps({f["source"]: {"kind": f["kind"]} for f in run.get("source_failures", [])}),
+             **times})
 
     def _write_post(self, connection, post: dict) -> None:
         connection.execute(text(

@@ -62,6 +62,27 @@ def test_other_runs_status_chips_follow_their_runs_without_a_refresh(page, membe
     expect(scout.posts_pager).to_contain_text("第 1／2 頁（共 11 筆）")
 
 
+def test_a_run_says_in_the_members_words_why_a_source_answered_nothing(page, member, scout_seed):
+    short = {**extra_run(96, status="succeeded", target=5, eligible=3, reasons=["source_unavailable"],
+                         created=now_nanos()),
+             "source_failures": [{"source": "threads", "kind": "quota_exhausted"}]}
+    failed = {**extra_run(95, status="failed", created=now_nanos()),
+              "error_summary": "every search source was unavailable",
+              "source_failures": [{"source": "serp", "kind": "rate_limited"}, {"source": "threads", "kind": "auth"}]}
+    scout_seed.add([short, failed], [])
+    scout = ScoutPage(page, scout_seed).open(member)
+    scout.select_run(96)
+    detail = page.locator("#run-detail")
+    expect(detail).to_contain_text("有搜尋來源暫時無法使用，已由其他來源完成")
+    expect(detail.locator(".source-failures li")).to_have_text(["Threads 搜尋：搜尋額度已用完"])
+    scout.select_run(95)
+    expect(detail).to_contain_text("失敗原因：所有搜尋來源都暫時無法使用。")
+    expect(detail.locator(".source-failures li")).to_have_text(
+        ["Google 搜尋：請求太頻繁，暫時被限制", "Threads 搜尋：存取憑證無效或已過期，需由管理者更新"])
+    for code in ("quota_exhausted", "rate_limited", "auth", "serp", "threads"):
+        expect(detail).not_to_contain_text(code)
+
+
 def test_a_failed_run_says_why_and_runs_again(page, member, scout_seed):
     scout = ScoutPage(page, scout_seed).open(member)
     scout.select_run(7)

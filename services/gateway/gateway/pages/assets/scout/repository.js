@@ -73,6 +73,7 @@ export function toRun(wire) {
     pendingCount: Number(wire.pending_count || 0),
     shortfallCount: Number(wire.shortfall_count || 0),
     shortfallReasons: [...(wire.shortfall_reasons || [])],
+    sourceFailures: (wire.source_failures || []).map((failure) => ({ source: failure.source, kind: failure.kind })),
     errorSummary: wire.error_summary || "",
     createdAt: nanosToDate(wire.created_at),
     startedAt: nanosToDate(wire.started_at),
@@ -310,7 +311,8 @@ export function createMockRepository(fixtures) {
     return {
       id: runId, jobId: null, themeKey: key, themeLabel: key, intent: "", mode: "topic", legacy: true, terms: [],
       targetCount: members.length, status: "succeeded", searchedCount: 0, duplicateCount: 0, irrelevantCount: 0,
-      eligibleCount: members.length, pendingCount: 0, shortfallCount: 0, shortfallReasons: [], errorSummary: "",
+      eligibleCount: members.length, pendingCount: 0, shortfallCount: 0, shortfallReasons: [], sourceFailures: [],
+      errorSummary: "",
       createdAt: created.at(-1) || null, startedAt: created[0] || null, completedAt: created.at(-1) || null,
     };
   }

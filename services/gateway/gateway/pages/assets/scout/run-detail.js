@@ -4,7 +4,7 @@
 import { element, formatTime } from "../format.js";
 import { keepFocus } from "../focus.js";
 import { TERMINAL_STATUSES } from "./repository.js";
-import { errorText, failureText, hasShortfall, progressText, reasonTexts, statusText } from "./text.js";
+import { errorText, failureText, hasShortfall, progressText, reasonTexts, sourceFailureTexts, statusText } from "./text.js";
 import { attempt, pair } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -58,6 +58,13 @@ export class RunDetail {
     }
     if (run.status === "failed") {
       children.push(element("p", { class: "error failure" }, `失敗原因：${failureText(run)}沒有發佈任何結果。`));
+    }
+    const sources = sourceFailureTexts(run);
+    if (sources.length > 0 && !active) {
+      const note = element("div", { class: "source-failures", role: "note" });
+      note.append(element("p", { text: "搜尋來源狀況：" }),
+        element("ul", {}, ...sources.map((text) => element("li", { text }))));
+      children.push(note);
     }
     children.push(this.actions(run, job, active));
     keepFocus($("run-panel"), () => $("run-detail").replaceChildren(...children), $("run-heading"));

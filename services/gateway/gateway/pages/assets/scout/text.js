@@ -25,6 +25,18 @@ const FAILURE_TEXT = {
   "the scan job could not be scheduled": "背景任務無法排程執行。",
   "the scan worker stopped before the run finished": "執行中的背景程序中斷，批次未完成。",
 };
+// Why a search source answered nothing (a run's source_failures), for the member; the operator's
+// remedy is named where the member cannot act.
+const SOURCE_TEXT = { threads: "Threads 搜尋", serp: "Google 搜尋", dev: "範例資料" };
+const SOURCE_FAILURE_TEXT = {
+  auth: "存取憑證無效或已過期，需由管理者更新",
+  permission: "缺少搜尋權限，需由管理者設定",
+  rate_limited: "請求太頻繁，暫時被限制",
+  quota_exhausted: "搜尋額度已用完",
+  transient: "暫時無法連線",
+  malformed: "回應內容無法解讀",
+  budget: "已用完這段時間的搜尋額度，本批次不再使用",
+};
 const ERROR_TEXT = {
   400: "輸入無法接受。",
   401: "登入已過期，請重新登入。",
@@ -58,6 +70,11 @@ export function statusClass(run) {
 
 export function reasonTexts(run) {
   return [...new Set(run.shortfallReasons.map((code) => SHORTFALL_TEXT[code] || "其他原因"))];
+}
+
+export function sourceFailureTexts(run) {
+  return run.sourceFailures.map(({ source, kind }) =>
+    `${SOURCE_TEXT[source] || "搜尋來源"}：${SOURCE_FAILURE_TEXT[kind] || "暫時無法使用"}`);
 }
 
 export function failureText(run) {
