@@ -312,7 +312,7 @@ def test_network_policies_deny_by_default_and_open_only_the_platform_paths(rende
                 assert not allowed(policies, pod, (labels[f"{other}-server"], None), other_port, "grpc")
             assert allowed(policies, pod, outside, 443) == (service == "scout")
     assert not allowed(policies, gateway, outside, 5432)
-    assert not allowed(policies, gateway, outside, 6379)
+    assert allowed(policies, gateway, outside, 6379)  # the rate limits' counts
     assert not allowed(policies, elsewhere, (labels["timeline-worker"], None), 1234)
     dns = ({"k8s-app": "kube-dns"}, {"kubernetes.io/metadata.name": "kube-system"})
     collector = ({"app": "otel-collector"}, {"kubernetes.io/metadata.name": "monitoring"})
@@ -353,7 +353,8 @@ def test_scout_runs_on_live_sources_except_in_the_dev_overlay(rendered, path, mo
 PRODUCTION_SECRETS = {
     "timeline": {"TIMELINE_CURSOR_SECRET": "7f" * 32},
     "news": {"NEWS_CURSOR_SECRET": "3c" * 32},
-    "gateway": {"TIMELINE_HOST_KEYS": json.dumps([{"tenant_id": "acme", "key_id": "acme-1", "secret": "a9" * 32}])},
+    "gateway": {"TIMELINE_HOST_KEYS": json.dumps([{"tenant_id": "acme", "key_id": "acme-1", "secret": "a9" * 32}]),
+                "REDIS_URL": "rediss://:password@redis:6380/0"},
 }
 
 

@@ -16,6 +16,8 @@ from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
 from gateway.contract import document
 from gateway.headers import ResponseHeaders
+from gateway.request_limits.rate import RateLimits
+from gateway.request_limits.size import RequestSize
 from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
 
@@ -30,9 +32,11 @@ def create_app(settings: GatewaySettings) -> FastAPI:
             name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS)
             for name, module in CONTEXT_ROUTES.items()
         }
+        app.state.rate_limits = RateLimits(settings)
         yield
         for channel in app.state.channels.values():
             await channel.close()
+        await app.state.rate_limits.close()
 
     app = FastAPI(
         title="Feeds platform gateway",
@@ -48,6 +52,9 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     app.state.member_auth = MemberAuth(settings)
     app.state.host_signature = HostSignature(settings)
     errors.install(app)
+    # The innermost middleware: sizes are checked before routing, so before any body is parsed or any
+    # caller authenticated, and the refusal still carries the request id and the common headers.
+    app.add_middleware(RequestSize, max_body_bytes=settings.max_body_bytes, max_header_bytes=settings.max_header_bytes)
 
     @app.middleware("http")
     async def request_id(request: Request, call_next):

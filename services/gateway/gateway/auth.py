@@ -76,15 +76,22 @@ class MemberAuth:
         return jwt.encode(claims, secret, algorithm="HS256")
 
 
-def member(request: Request) -> uuid.UUID:
+async def member(request: Request) -> uuid.UUID:
     """Route dependency for member-only endpoints. As a dependency it runs before FastAPI validates
-    the body and query, so a guest gets 401 whatever else is wrong with the request."""
-    return request.app.state.member_auth.member(request)
+    the body and query, so a guest gets 401 whatever else is wrong with the request. The member's
+    request counts against the member's rate limit."""
+    caller = request.app.state.member_auth.member(request)
+    await request.app.state.rate_limits.count(request, "member", str(caller))
+    return caller
 
 
-def member_or_guest(request: Request) -> uuid.UUID | None:
-    """Route dependency for endpoints open to guests; a token, when sent, must still be valid."""
-    return request.app.state.member_auth.member(request, required=False)
+async def member_or_guest(request: Request) -> uuid.UUID | None:
+    """Route dependency for endpoints open to guests; a token, when sent, must still be valid (and
+    the member's request counts as on member-only endpoints)."""
+    caller = request.app.state.member_auth.member(request, required=False)
+    if caller is not None:
+        await request.app.state.rate_limits.count(request, "member", str(caller))
+    return caller
 
 
 # The headers a host signature consists of; each may be sent once.
@@ -123,4 +130,5 @@ class HostSignature:
         expected = sign(key.secret, request.method, raw_path, raw_query, timestamp, viewer, await request.body())
         if not hmac.compare_digest(expected, signature):
             raise refused
+        await request.app.state.rate_limits.count(request, "host", key.key_id)
         return HostCall(tenant_id=key.tenant_id, viewer_id=viewer)

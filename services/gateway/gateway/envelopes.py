@@ -126,7 +126,8 @@ class ScoutError(TypedDict):
 
 _TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
            409: "Conflict", 413: "Content Too Large", 422: "Unprocessable Content", 429: "Too Many Requests",
-           500: "Internal Server Error", 503: "Service Unavailable", 504: "Gateway Timeout"}
+           431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable",
+           504: "Gateway Timeout"}
 
 
 def error(context: Context, status: int, code: str, message: str, *, scout_code: int | None = None) -> Response:

@@ -47,12 +47,15 @@ VALIDATION_CODE = {Context.TIMELINE: "invalid_request", Context.NEWS: "VALIDATIO
 GENERIC_CODE = {
     401: {Context.NEWS: "UNAUTHORIZED", Context.TIMELINE: "invalid_signature"},
     404: {Context.NEWS: "NOT_FOUND"},
+    413: {Context.NEWS: "PAYLOAD_TOO_LARGE"},
+    429: {Context.NEWS: "RATE_LIMITED"},
+    431: {Context.NEWS: "HEADERS_TOO_LARGE"},
     500: {Context.NEWS: "INTERNAL"},
     503: {Context.NEWS: "SERVICE_UNAVAILABLE"},
     504: {Context.NEWS: "TIMEOUT"},
 }
-_GENERIC_DEFAULT = {401: "unauthenticated", 404: "not_found", 405: "method_not_allowed", 500: "internal",
-                    503: "unavailable", 504: "timeout"}
+_GENERIC_DEFAULT = {401: "unauthenticated", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+                    429: "rate_limited", 431: "headers_too_large", 500: "internal", 503: "unavailable", 504: "timeout"}
 
 
 def generic_code(context: Context, status: int) -> str:
@@ -77,7 +80,7 @@ def authenticate_first(request: Request) -> None:
     member route still hears 401 first, whatever else is wrong with the request."""
     dependant = getattr(request.scope.get("route"), "dependant", None)
     if dependant is not None and any(dependency.call is member for dependency in dependant.dependencies):
-        member(request)
+        request.app.state.member_auth.member(request)
 
 
 HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")

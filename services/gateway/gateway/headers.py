@@ -1,13 +1,21 @@
 """Headers on every response of the gateway: `nosniff` everywhere (a browser never second-guesses a
-content type, so no JSON body runs as a script or a page), and `no-store` on the API, whose answers
-are a member's or a host's data and depend on who asks."""
+content type, so no JSON body runs as a script or a page), `no-store` on the API, whose answers
+are a member's or a host's data and depend on who asks, and what a request's handling left for its
+response (`add_response_headers`), whichever response it ends in."""
 
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 API_PREFIX = "/api/"
+_STATE_KEY = "response_headers"
+
+
+def add_response_headers(request: Request, headers: dict[str, str]) -> None:
+    """Headers for the response to this request, an error response included."""
+    request.scope.setdefault("state", {}).setdefault(_STATE_KEY, {}).update(headers)
 
 
 def response_headers(path: str) -> dict[str, str]:
@@ -32,7 +40,7 @@ class ResponseHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in extra.items():
+                for name, value in {**extra, **scope.get("state", {}).get(_STATE_KEY, {})}.items():
                     headers.setdefault(name, value)
             await send(message)
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import limits
 from pydantic import BaseModel, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import SettingsConfigDict
 
-from feeds_runtime.settings import MIN_SECRET_LENGTH, RANDOM_SECRET, RuntimeSettings, deployment_secret, is_dev
+from feeds_runtime.settings import (
+    MIN_SECRET_LENGTH,
+    RANDOM_SECRET,
+    RuntimeSettings,
+    check_redis_url,
+    deployment_secret,
+    is_dev,
+)
 
 
 class HostKey(BaseModel):
@@ -47,6 +55,19 @@ class GatewaySettings(RuntimeSettings):
     host_keys: list[HostKey] = Field(default=None, validate_default=True, validation_alias="TIMELINE_HOST_KEYS")
     # Host signatures older or newer than this many seconds are refused.
     signature_tolerance_seconds: int = 300
+    # A request body larger than this is a 413 before anything reads, parses or authenticates it; a
+    # header block larger than this a 431. (The services' own gRPC limit is 4 MiB.)
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_header_bytes: int = Field(default=16 * 1024, ge=1024)
+    # Requests per member and per host key, in the limits library's notation ("3000/minute"), shared
+    # by every replica through Redis. Generous on purpose: they stop floods, never a busy client.
+    rate_limits_enabled: bool = True
+    member_rate_limit: str = "3000/minute"
+    host_rate_limit: str = "60000/minute"
+    # Where the rate limits are counted (the services' REDIS_URL and REDIS_NAMESPACE); required while
+    # they are on, except under FEEDS_ENV=dev, where a gateway without Redis counts in its own memory.
+    redis_url: str | None = Field(default=None, validate_default=True, validation_alias="REDIS_URL")
+    redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
 
     @field_validator("sign_in_url")
     @classmethod
@@ -88,3 +109,21 @@ class GatewaySettings(RuntimeSettings):
             raise ValueError(f"every host key's secret has at least {MIN_SECRET_LENGTH} characters outside "
                              f"FEEDS_ENV=dev, {RANDOM_SECRET}")
         return value
+
+    @field_validator("member_rate_limit", "host_rate_limit")
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        try:
+            limits.parse(value)
+        except ValueError:
+            raise ValueError("expected requests per period, e.g. 3000/minute or 50/second") from None
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value:
+            return check_redis_url(value)
+        if info.data.get("rate_limits_enabled") and not is_dev(info):
+            raise ValueError("required by the rate limits outside FEEDS_ENV=dev (or set GATEWAY_RATE_LIMITS_ENABLED=false)")
+        return None

@@ -45,6 +45,12 @@ def deployment_secret(value: SecretStr, info: ValidationInfo, *, dev_value: str 
     return value
 
 
+def check_redis_url(value: str) -> str:
+    if not value.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("expected redis://host:port/db, rediss://… or unix://…")
+    return value
+
+
 class RuntimeSettings(BaseSettings):
     """What every process reads, the gateway's too: whether it runs as dev."""
 
@@ -90,9 +96,7 @@ class InfraSettings(RuntimeSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_url(cls, value: str) -> str:
-        if not value.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError("expected redis://host:port/db, rediss://… or unix://…")
-        return value
+        return check_redis_url(value)
 
 
 class ServiceSettings(InfraSettings):
