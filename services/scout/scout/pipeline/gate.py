@@ -9,6 +9,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from scout.pipeline import text
 from scout.pipeline.signature import TopicSignature
@@ -57,11 +58,22 @@ def _count_words(words: list[str], folded: str) -> int:
     return sum(1 for w in found if not any(w != other and w in other for other in found))
 
 
-def _is_ad(folded: str) -> bool:
-    if _count_words(_AD_STRONG_CALLS, folded):
+@lru_cache(maxsize=64)
+def _selling_words(topic: tuple[str, ...]) -> tuple[list[str], list[str], list[str]]:
+    """The advertising vocabulary for a topic: a word of the topic itself (二手 in 二手精品, 團購 in
+    團購美食) is what a post is about, not a sign that it sells."""
+    def keep(words: list[str]) -> list[str]:
+        return [w for w in words if not any(w in expression for expression in topic)]
+
+    return keep(_AD_STRONG_CALLS), keep(_AD_CALLS), keep(_AD_SIGNALS)
+
+
+def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
+    strong_calls, soft_calls, selling_signals = _selling_words(topic)
+    if _count_words(strong_calls, folded):
         return True
-    calls = _count_words(_AD_CALLS, folded) + len(_AD_CALL_PATTERN.findall(folded))
-    signals = _count_words(_AD_SIGNALS, folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
+    calls = _count_words(soft_calls, folded) + len(_AD_CALL_PATTERN.findall(folded))
+    signals = _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
     return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3
 
 
@@ -82,8 +94,9 @@ class Verdict:
     tokens: tuple[str, ...] = ()
 
 
-def noise_reason(body: str) -> str | None:
-    """Why a body is noise (ads, navigation pages, empty or hashtag-only), or None."""
+def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
+    """Why a body is noise (ads, navigation pages, empty or hashtag-only), or None. `topic`: the
+    folded expressions of the brief, whose words are never advertising vocabulary."""
     folded = text.fold(body)
     if not folded:
         return NOISE_EMPTY
@@ -93,7 +106,7 @@ def noise_reason(body: str) -> str | None:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")):
         return NOISE_NAVIGATION
-    if _is_ad(folded):
+    if _is_ad(folded, topic):
         return NOISE_AD
     return None
 
@@ -105,6 +118,7 @@ class Gate:
         self.signature = signature
         self._tokenizer = text.tokenizer_with(signature.words)
         self._patterns = {e: self._pattern(e) for e in signature.words}
+        self._topic = tuple(signature.words)
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
@@ -115,7 +129,8 @@ class Gate:
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (
             r"(?<![0-9])" if expression[0].isdigit() else "")
-        after = r"(?![a-z])" if expression[-1].isascii() and expression[-1].isalpha() else (
+        # A Latin word also matches its plural (foldable: foldables, box: boxes).
+        after = r"(?:e?s)?(?![a-z])" if expression[-1].isascii() and expression[-1].isalpha() else (
             r"(?![0-9])" if expression[-1].isdigit() else "")
         return re.compile(before + body + after)
 
@@ -156,7 +171,7 @@ class Gate:
         return found
 
     def judge(self, body: str) -> Verdict:
-        noise = noise_reason(body)
+        noise = noise_reason(body, self._topic)
         if noise:
             return Verdict(False, noise)
         folded = self.folded(body)

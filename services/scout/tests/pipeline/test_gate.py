@@ -61,6 +61,13 @@ def test_latin_words_and_numbers_stand_alone():
     assert judge.judge("iPhone 16 Pro用了一年，電池健康度剩92%").reason == OFF_TOPIC
 
 
+def test_a_latin_word_matches_its_plural_and_nothing_longer():
+    judge = gate("foldable phone", ["foldable"])
+    assert judge.judge("Foldables finally feel mainstream, my mom just bought one").accepted
+    assert judge.judge("The foldable I bought last year still works").accepted
+    assert judge.judge("Unfoldable chairs are sturdier, foldability is overrated").reason == OFF_TOPIC
+
+
 def test_traditional_and_simplified_variants_match():
     judge = gate("臺北國際書展", ["台北國際書展"])
     assert judge.judge("台北国际书展今年主题国是泰国，展区好有特色").accepted
@@ -82,6 +89,15 @@ def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
 
 def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
+
+
+def test_a_word_of_the_topic_is_no_selling_signal():
+    # 二手 sells in general, but here it is the topic: a complaint about a resale price is a post about it.
+    complaint = "二手精品店的收購價真的很低，我的包只收原價三成"
+    assert noise_reason(complaint) == NOISE_AD
+    assert gate("二手精品", ["二手精品"]).judge(complaint).accepted
+    # The seller's own words still make an ad, topic or not.
+    assert gate("二手精品", ["二手精品"]).judge("二手精品限時優惠，私訊下單").reason == NOISE_AD
 
 
 def test_match_reason_names_the_concepts_hit():
