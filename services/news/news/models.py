@@ -97,10 +97,6 @@ class AuthorSubscription(Base):
     deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     deleted_by: Mapped[uuid.UUID | None] = mapped_column(Uuid)
 
-    @property
-    def target(self) -> uuid.UUID:
-        return self.target_user_id or self.target_company_id  # type: ignore[return-value]
-
 
 class AuthorReplica(Base):
     """A member as identity last told us. Profile and status carry separate versions because

@@ -8,7 +8,8 @@ import pytest
 
 from feeds_runtime.errors import InvalidArgument
 from news.codes import SELF, TARGET_INVALID
-from news.subscriptions.target import TargetKind, subscription_target
+from news.domain import TargetKind
+from news.subscriptions.target import subscription_target
 
 ME = uuid.uuid4()
 OTHER = uuid.uuid4()

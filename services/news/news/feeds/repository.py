@@ -13,12 +13,12 @@ import functools
 import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from sqlalchemy import text
 
 from feeds_runtime.db import Executor, driver_connection
 from news.cursor import Position
+from news.domain import FeedItem, FeedPost, PostStatus
 
 _SIGNED = """
 SELECT p.id, p.title, p.excerpt, p.category_id, p.published_at, p.author_user_id, p.author_company_id,
@@ -86,26 +86,6 @@ _POST_SQL = (
 )
 
 
-@dataclass(frozen=True)
-class FeedRow:
-    id: uuid.UUID
-    title: str
-    excerpt: str
-    category_id: uuid.UUID | None
-    published_at: dt.datetime
-    author_user_id: uuid.UUID | None
-    author_company_id: uuid.UUID | None
-    display_name: str | None
-    avatar_url: str | None
-    author_status: str | None
-    company_name: str | None
-    logo_url: str | None
-
-    @property
-    def position(self) -> Position:
-        return Position(self.published_at, self.id)
-
-
 def _params(after: Position | None, category_id: uuid.UUID | None, fetch: int) -> dict:
     params: dict = {"fetch": fetch, "category_id": category_id}
     if after is not None:
@@ -132,36 +112,28 @@ def _statement(feed: Callable[[Position | None, uuid.UUID | None], str], paged: 
 def subscription_feed(
     session: Executor, subscriber: uuid.UUID, after: Position | None, category_id: uuid.UUID | None,
     fetch: int,
-) -> list[FeedRow]:
+) -> list[FeedItem]:
     params = _params(after, category_id, fetch) | {"subscriber": subscriber}
     statement = _statement(subscription_feed_sql, after is not None, category_id is not None)
-    return [FeedRow(*row) for row in driver_connection(session).execute(statement, params).fetchall()]
+    return [FeedItem(*row) for row in driver_connection(session).execute(statement, params).fetchall()]
 
 
 def global_feed(
     session: Executor, after: Position | None, category_id: uuid.UUID | None, fetch: int
-) -> list[FeedRow]:
+) -> list[FeedItem]:
     statement = _statement(global_feed_sql, after is not None, category_id is not None)
     rows = driver_connection(session).execute(statement, _params(after, category_id, fetch)).fetchall()
-    return [FeedRow(*row) for row in rows]
-
-
-@dataclass(frozen=True)
-class PostRow:
-    item: FeedRow
-    body: str
-    status: str
-    created_by: uuid.UUID
-    company_status: str | None  # None: not a company's post, or no replica of the company yet
+    return [FeedItem(*row) for row in rows]
 
 
 _POST = text(_POST_SQL)
 
 
-def post(session: Executor, post_id: uuid.UUID) -> PostRow | None:
+def post(session: Executor, post_id: uuid.UUID) -> FeedPost | None:
     row = session.execute(_POST, {"post_id": post_id}).mappings().one_or_none()
     if row is None:
         return None
     fields = dict(row)
-    return PostRow(body=fields.pop("body"), status=fields.pop("status"), created_by=fields.pop("created_by"),
-                   company_status=fields.pop("company_status"), item=FeedRow(**fields))
+    return FeedPost(body=fields.pop("body"), status=PostStatus(fields.pop("status")),
+                    created_by=fields.pop("created_by"), company_status=fields.pop("company_status"),
+                    item=FeedItem(**fields))

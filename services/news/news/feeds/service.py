@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from feeds_runtime.db import Executor
 from news import codes
 from news.cursor import Cursors, Listing
+from news.domain import FeedItem, FeedPost, PostStatus
 from news.feeds import repository
-from news.feeds.repository import FeedRow, PostRow
 from news.inputs import optional_uuid, page_limit, parse_uuid
 from news.subscriptions import repository as subscriptions
 from news.subscriptions.service import ensure_enabled
@@ -20,7 +20,7 @@ MAX_LIMIT = 30
 
 @dataclass(frozen=True)
 class FeedPage:
-    items: list[FeedRow]
+    items: list[FeedItem]
     next_cursor: str
     has_more: bool
 
@@ -30,7 +30,7 @@ class FeedService:
         self._cursors = cursors
         self._subscriptions_enabled = subscriptions_enabled
 
-    def _page(self, listing: Listing, rows: list[FeedRow], limit: int) -> FeedPage:
+    def _page(self, listing: Listing, rows: list[FeedItem], limit: int) -> FeedPage:
         items, has_more = rows[:limit], len(rows) > limit
         next_cursor = self._cursors.encode(listing, items[-1].position) if has_more else ""
         return FeedPage(items, next_cursor, has_more)
@@ -56,11 +56,11 @@ class FeedService:
         rows = repository.global_feed(session, after, category, size + 1)
         return self._page(listing, rows, size)
 
-    def post(self, session: Executor, viewer: uuid.UUID | None, post_id: str) -> PostRow:
+    def post(self, session: Executor, viewer: uuid.UUID | None, post_id: str) -> FeedPost:
         """A published post of an author or of a company that is not suspended, for anyone, as in both
         feeds (INV-REP-003, docs/news.md); any other post, a draft or a suspended company's, only for its writer."""
         found = repository.post(session, parse_uuid(post_id, "id"))
-        readable = found is not None and found.status == "Published" and found.company_status != "Suspended"
+        readable = found is not None and found.status is PostStatus.PUBLISHED and found.company_status != "Suspended"
         if found is None or not (readable or found.created_by == viewer):
             raise codes.post_not_found()
         return found

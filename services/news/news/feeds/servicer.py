@@ -7,12 +7,12 @@ from feeds.news.v1 import common_pb2, feeds_pb2_grpc
 from feeds.news.v1 import feeds_pb2 as pb
 from feeds_runtime.context import optional_actor, require_actor
 from feeds_runtime.db import Database
-from news.feeds.repository import FeedRow
+from news.domain import FeedItem
 from news.feeds.service import FeedPage, FeedService
 from news.wire import optional, timestamp, uuid_text
 
 
-def feed_item(row: FeedRow) -> common_pb2.PostFeedItem:
+def feed_item(row: FeedItem) -> common_pb2.PostFeedItem:
     # Signatures are filled in place rather than built and copied: a page has up to thirty items.
     item = common_pb2.PostFeedItem(
         id=str(row.id), title=row.title, excerpt=row.excerpt, category_id=uuid_text(row.category_id),

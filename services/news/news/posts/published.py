@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 
 from feeds_runtime.db import Database
+from news.domain import PostStatus
 from news.posts import repository
 
 STREAM = "news.post-published.v1"
@@ -19,7 +20,7 @@ def stream_key(namespace: str) -> str:
 def publish_post_published(database: Database, redis, namespace: str, post_id: str) -> None:
     with database.transaction() as session:
         post = repository.get(session, uuid.UUID(post_id))
-    if post is None or post.status != "Published" or post.published_at is None:
+    if post is None or post.status is not PostStatus.PUBLISHED or post.published_at is None:
         return  # unpublished again before the event went out: nothing to announce
     redis.xadd(
         stream_key(namespace),

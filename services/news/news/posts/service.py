@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from feeds_runtime import outbox
 from news import codes, jobs
 from news.inputs import optional_uuid, parse_uuid, text
-from news.models import Post
+from news.domain import Post, PostStatus
 from news.models import outbox as outbox_table
 from news.posts import repository
 
@@ -32,7 +32,8 @@ class PostService:
         clean_body = text(body, "body", maximum=20000)
         category = optional_uuid(category_id, "categoryId")
         company = optional_uuid(company_id, "authorCompanyId")
-        post = Post(
+        return repository.add(
+            session,
             id=uuid.uuid4(),
             author_user_id=None if company else writer,
             author_company_id=company,
@@ -40,10 +41,8 @@ class PostService:
             title=clean_title,
             body=clean_body,
             excerpt=excerpt(clean_body),
-            status="Draft",
             created_by=writer,
         )
-        return repository.add(session, post)
 
     def _owned(self, session: Session, writer: uuid.UUID, post_id: uuid.UUID) -> Post:
         post = repository.get(session, post_id)
@@ -68,7 +67,8 @@ class PostService:
     def publish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:
         parsed = parse_uuid(post_id, "id")
         published = repository.transition(
-            session, parsed, writer, ("Draft", "Unpublished"), "Published", published_at=func.now()
+            session, parsed, writer, (PostStatus.DRAFT, PostStatus.UNPUBLISHED), PostStatus.PUBLISHED,
+            published_at=func.now(),
         )
         if published is None:
             return self._owned(session, writer, parsed)  # already published: nothing to do
@@ -77,6 +77,6 @@ class PostService:
 
     def unpublish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:
         parsed = parse_uuid(post_id, "id")
-        return repository.transition(session, parsed, writer, ("Published",), "Unpublished") or self._owned(
-            session, writer, parsed
-        )
+        return repository.transition(
+            session, parsed, writer, (PostStatus.PUBLISHED,), PostStatus.UNPUBLISHED
+        ) or self._owned(session, writer, parsed)

@@ -6,7 +6,7 @@ from feeds.news.v1 import posts_pb2 as pb
 from feeds.news.v1 import posts_pb2_grpc
 from feeds_runtime.context import require_actor
 from feeds_runtime.db import Database
-from news.models import Post
+from news.domain import Post
 from news.posts.service import PostService
 from news.wire import optional, timestamp, uuid_text
 
@@ -15,7 +15,7 @@ def post_message(post: Post) -> pb.Post:
     return pb.Post(
         id=str(post.id), author_user_id=uuid_text(post.author_user_id),
         author_company_id=uuid_text(post.author_company_id), category_id=uuid_text(post.category_id),
-        title=post.title, body=post.body, status=post.status, published_at=timestamp(post.published_at),
+        title=post.title, body=post.body, status=post.status.value, published_at=timestamp(post.published_at),
         created_at=timestamp(post.created_at), updated_at=timestamp(post.updated_at),
     )
 

@@ -11,10 +11,9 @@ from feeds_runtime.db import Executor
 from news import codes
 from news.cursor import Cursors, Listing, Position
 from news.inputs import page_limit, parse_uuid
-from news.models import AuthorSubscription
+from news.domain import Subscription, SubscriptionTarget
 from news.subscriptions import repository
-from news.subscriptions.target import SubscriptionTarget, subscription_target
-
+from news.subscriptions.target import subscription_target
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class Subscribed:
 
 @dataclass(frozen=True)
 class SubscriptionPage:
-    items: list[AuthorSubscription]
+    items: list[Subscription]
     next_cursor: str
     has_more: bool
 

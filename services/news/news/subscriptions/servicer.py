@@ -40,7 +40,7 @@ class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
             page = self._service.list_active(session, subscriber, request.cursor, limit)
         return pb.ListSubscriptionsResponse(
             items=[
-                pb.Subscription(subscription_id=str(s.id), target_kind=s.target_kind, target=str(s.target),
+                pb.Subscription(subscription_id=str(s.id), target_kind=s.target.kind.value, target=str(s.target.id),
                                 created_at=timestamp(s.created_at))
                 for s in page.items
             ],

@@ -1,30 +1,12 @@
-"""What a subscription points at, and the rules a target obeys (INV-SUB-002, INV-SUB-003 in docs/news.md)."""
+"""The rules a subscription's target obeys (INV-SUB-002, INV-SUB-003 in docs/news.md)."""
 
 from __future__ import annotations
 
-import enum
 import uuid
-from dataclasses import dataclass
 
 from news import codes
+from news.domain import SubscriptionTarget, TargetKind
 from news.inputs import parse_uuid
-
-
-
-class TargetKind(enum.StrEnum):
-    AUTHOR = "Author"
-    COMPANY = "Company"
-
-
-@dataclass(frozen=True)
-class SubscriptionTarget:
-    kind: TargetKind
-    user_id: uuid.UUID | None = None
-    company_id: uuid.UUID | None = None
-
-    @property
-    def id(self) -> uuid.UUID:
-        return self.user_id or self.company_id  # type: ignore[return-value]
 
 
 def _target_id(value: str | None, field: str) -> uuid.UUID | None:
