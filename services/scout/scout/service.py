@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
-from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
 from scout import codes, jobs
 from scout.brief import MODES, Brief, validate_intent, validate_theme_key
 from scout.clock import now_utc
+from scout.domain import Homework, Job, Post, Run
 from scout.models import (
     POST_DRAFTED,
     POST_NEW,
@@ -63,9 +62,12 @@ def suggested_terms(intent: str) -> list[str]:
         raise codes.invalid_brief("the intent names no topic beyond words like 推薦 or 心得") from None
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Listing:
-    rows: Sequence[Row[Any]]
+class Listing(Generic[T]):
+    rows: list[T]
     total: int
     page: Page
 
@@ -80,7 +82,7 @@ class ScoutService:
 
     # Runs.
 
-    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Row[Any], Row[Any]]:
+    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Job, Run]:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
         run, the job and the delivery all exist, or none does."""
         require_topic(brief)
@@ -102,7 +104,7 @@ class ScoutService:
         assert job is not None and run is not None, "written in this transaction"
         return job, run
 
-    def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing:
+    def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing[Run]:
         if len(brand_id) > 100:
             raise codes.invalid_filter("brand_id filter is too long")
         if mode and mode not in MODES:
@@ -111,13 +113,13 @@ class ScoutService:
         rows, total = self.runs.page(owner, paging, brand_id or None, mode or None)
         return Listing(rows, total, paging)
 
-    def get_run(self, owner: uuid.UUID, run_id: str) -> Row[Any]:
+    def get_run(self, owner: uuid.UUID, run_id: str) -> Run:
         run = self.runs.get(owner, parse_id(run_id, "run_id"))
         if run is None:
             raise codes.run_not_found()
         return run
 
-    def list_run_posts(self, owner: uuid.UUID, run_id: str, page: int, size: int) -> tuple[Row[Any], Listing]:
+    def list_run_posts(self, owner: uuid.UUID, run_id: str, page: int, size: int) -> tuple[Run, Listing[Post]]:
         run = self.get_run(owner, run_id)
         paging = Page.of(page, size, RESULTS_PAGE_SIZE)
         if run.legacy:
@@ -139,7 +141,7 @@ class ScoutService:
 
     # Legacy compatibility.
 
-    def list_posts(self, owner: uuid.UUID, page: int, size: int, theme_key: str) -> Listing:
+    def list_posts(self, owner: uuid.UUID, page: int, size: int, theme_key: str) -> Listing[Post]:
         key = validate_theme_key(theme_key) if theme_key.strip() else None
         paging = Page.of(page, size, POSTS_PAGE_SIZE)
         rows, total = self.posts.page_of_owner(owner, key, paging)
@@ -156,7 +158,7 @@ class ScoutService:
     # Results.
 
     def act_on_post(self, owner: uuid.UUID, post_id: str, action: str,
-                    draft_text: str | None = None) -> tuple[Row[Any], Row[Any] | None]:
+                    draft_text: str | None = None) -> tuple[Post, Run | None]:
         """The post after the action, and its run (None if a concurrent delete took the run away)."""
         pid = parse_id(post_id, "post_id")
         allowed, target = POST_ACTIONS[action]
@@ -170,7 +172,7 @@ class ScoutService:
             raise codes.post_status_conflict(current.outreach_status, action)
         return post, self._run_of(owner, post.run_id, post.theme_key)
 
-    def delete_post(self, owner: uuid.UUID, post_id: str) -> Row[Any] | None:
+    def delete_post(self, owner: uuid.UUID, post_id: str) -> Run | None:
         deleted = self.posts.delete(owner, parse_id(post_id, "post_id"))
         if deleted is None:
             raise codes.post_not_found()
@@ -178,15 +180,15 @@ class ScoutService:
             self.runs.decrement_eligible(owner, deleted.run_id)
         return self._run_of(owner, deleted.run_id, deleted.theme_key)
 
-    def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Row[Any] | None:
+    def _run_of(self, owner: uuid.UUID, run_id: uuid.UUID | None, theme_key: str | None) -> Run | None:
         return self.runs.get(owner, run_id if run_id is not None else legacy_run_id(owner, theme_key))
 
     # Homework.
 
-    def list_homework(self, owner: uuid.UUID) -> Sequence[Row[Any]]:
+    def list_homework(self, owner: uuid.UUID) -> list[Homework]:
         return self.homework.list(owner)
 
-    def put_homework(self, owner: uuid.UUID, brief: Brief) -> Row[Any]:
+    def put_homework(self, owner: uuid.UUID, brief: Brief) -> Homework:
         require_topic(brief)
         return self.homework.put(owner, brief.theme_key, brief.to_json(), now_utc())
 
@@ -201,17 +203,18 @@ class JobService:
         self.jobs = JobRepository(session)
         self.runs = RunRepository(session)
 
-    def get(self, owner: uuid.UUID, job_id: str) -> Row[Any]:
+    def get(self, owner: uuid.UUID, job_id: str) -> Job:
         job = self.jobs.get(owner, parse_id(job_id, "job_id"))
         if job is None:
             raise codes.job_not_found()
         return job
 
-    def cancel(self, owner: uuid.UUID, job_id: str) -> Row[Any]:
+    def cancel(self, owner: uuid.UUID, job_id: str) -> Job:
         """A queued job and its run are cancelled at once; a running one is flagged and its worker
         stops at the next stage boundary. Cancelling a cancelled job is a no-op."""
         job = self.get(owner, job_id)
-        cancelled = self.jobs.request_cancel(owner, job.id, now_utc())
+        now = now_utc()
+        cancelled = self.jobs.request_cancel(owner, job.id, now)
         if cancelled is None:
             current = self.get(owner, job_id)
             if current.status == "cancelled":
@@ -220,7 +223,7 @@ class JobService:
         if cancelled.status == "cancelled":
             self.runs.finish(owner, cancelled.ref_id, status="cancelled", from_statuses=(QUEUED,), counts=_ZERO_COUNTS,
                              shortfall_reasons=[], error_summary="", stage_timings=[], source_errors={},
-                             now=cancelled.completed_at)
+                             now=now)
         return cancelled
 
 

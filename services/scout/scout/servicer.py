@@ -6,14 +6,13 @@ import uuid
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import Row
-
 from feeds.scout.v1 import scout_pb2 as pb
 from feeds.scout.v1 import scout_pb2_grpc
 from feeds_runtime.context import require_actor
 from feeds_runtime.db import Database
 from scout.brief import Brief, normalize_brief
 from scout.clock import to_ns
+from scout.domain import Homework, Job, Post, Run
 from scout.repositories.runs import legacy_run_id
 from scout.service import JobService, Listing, ScoutService, suggested_terms
 from scout.settings import ScoutSettings
@@ -34,14 +33,14 @@ def brief_message(data: dict) -> pb.Brief:
                     target_count=data["target_count"], recent_days=data.get("recent_days"))
 
 
-def shortfall_count(row: Row) -> int:
+def shortfall_count(row: Run) -> int:
     """docs/scout.md 2.1's max(target - eligible, 0) for a succeeded run. A run that did not complete has no
     result set to fall short of (3.1: only succeeded says whether the target was met; failed and
     cancelled runs show their error summary and publish nothing), so its shortfall is 0, with no reason."""
     return max(row.target_count - row.eligible_count, 0) if row.status == "succeeded" else 0
 
 
-def run_message(row: Row) -> pb.ScoutRun:
+def run_message(row: Run) -> pb.ScoutRun:
     return pb.ScoutRun(
         id=str(row.id), job_id=str(row.job_id) if row.job_id else "", theme_key=row.theme_key,
         theme_label=row.theme_label, intent=row.intent, mode=row.mode, brand_id=row.brand_id or "",
@@ -62,7 +61,7 @@ def source_failures(errors: dict) -> list[pb.SourceFailure]:
             for name, error in sorted(errors.items())]
 
 
-def post_message(row: Row, run_id: str | None = None) -> pb.ScoutPost:
+def post_message(row: Post, run_id: str | None = None) -> pb.ScoutPost:
     return pb.ScoutPost(
         id=str(row.id), run_id=run_id or str(row.run_id), theme_key=row.theme_key or "",
         canonical_id=row.canonical_id, url=row.url, author=row.author, text=row.text, score=row.score,
@@ -76,7 +75,7 @@ def pagination(listing: Listing) -> pb.Pagination:
                          total_pages=listing.page.total_pages(listing.total))
 
 
-def job_message(row: Row) -> pb.Job:
+def job_message(row: Job) -> pb.Job:
     return pb.Job(
         id=str(row.id), template_type=row.template_type, ref_id=str(row.ref_id), status=row.status,
         progress=row.progress, progress_stage=row.progress_stage, progress_stage_number=row.progress_stage_number,
@@ -170,11 +169,11 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.DeletePostResponse(ok=True, run=run_message(run) if run is not None else None)
 
 
-def _post_run_id(owner, row: Row) -> str:
+def _post_run_id(owner: uuid.UUID, row: Post) -> str:
     return str(row.run_id) if row.run_id else str(legacy_run_id(owner, row.theme_key))
 
 
-def _homework_message(row: Row) -> pb.Homework:
+def _homework_message(row: Homework) -> pb.Homework:
     return pb.Homework(theme_key=row.theme_key, brief=brief_message(row.brief), created_at=to_ns(row.created_at),
                        updated_at=to_ns(row.updated_at))
 

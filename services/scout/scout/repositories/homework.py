@@ -3,35 +3,37 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Row, text
+from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from scout.models import Homework
+from scout import models
+from scout.domain import Homework
+from scout.repositories import value_of
 
 
 class HomeworkRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def list(self, owner: uuid.UUID) -> Sequence[Row[Any]]:
-        return self.session.execute(
+    def list(self, owner: uuid.UUID) -> list[Homework]:
+        rows = self.session.execute(
             text("""SELECT theme_key, brief, created_at, updated_at FROM scout.homework WHERE owner_id = :owner
                     ORDER BY updated_at DESC, theme_key"""),
             {"owner": owner},
         ).all()
+        return [value_of(Homework, row) for row in rows]
 
-    def put(self, owner: uuid.UUID, theme_key: str, brief: dict, now: datetime) -> Row[Any]:
-        values = insert(Homework).values(owner_id=owner, theme_key=theme_key, brief=brief, created_at=now,
+    def put(self, owner: uuid.UUID, theme_key: str, brief: dict, now: datetime) -> Homework:
+        values = insert(models.Homework).values(owner_id=owner, theme_key=theme_key, brief=brief, created_at=now,
                                          updated_at=now)
         upsert = values.on_conflict_do_update(
             index_elements=["owner_id", "theme_key"], set_={"brief": values.excluded.brief, "updated_at": now}
-        ).returning(Homework.theme_key, Homework.brief, Homework.created_at, Homework.updated_at)
-        return self.session.execute(upsert).one()
+        ).returning(models.Homework.theme_key, models.Homework.brief, models.Homework.created_at,
+                    models.Homework.updated_at)
+        return value_of(Homework, self.session.execute(upsert).one())
 
     def delete(self, owner: uuid.UUID, theme_key: str) -> bool:
         return self.session.execute(

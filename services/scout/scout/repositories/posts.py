@@ -6,14 +6,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Row, text
+from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from scout.models import Post
+from scout import models
+from scout.domain import DeletedPost, Post
 from scout.paging import Page
+from scout.repositories import value_of
 from scout.repositories.runs import LEGACY_FALLBACK_KEY, LEGACY_KEY_SQL
 
 # Flow E: score first; among equal scores known posted_at before unknown, then newest, then scan
@@ -28,34 +29,35 @@ class PostRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def _page(self, where: str, params: dict, page: Page) -> tuple[Sequence[Row[Any]], int]:
+    def _page(self, where: str, params: dict, page: Page) -> tuple[list[Post], int]:
         rows = self.session.execute(
             text(f"SELECT {_COLUMNS} FROM scout.posts p WHERE {where} ORDER BY {RESULT_ORDER} LIMIT :limit OFFSET :offset"),
             {**params, "limit": page.size, "offset": page.offset},
         ).all()
         total = self.session.execute(text(f"SELECT count(*) FROM scout.posts p WHERE {where}"), params).scalar_one()
-        return rows, total
+        return [value_of(Post, row) for row in rows], total
 
-    def page_of_run(self, owner: uuid.UUID, run_id: uuid.UUID, page: Page) -> tuple[Sequence[Row[Any]], int]:
+    def page_of_run(self, owner: uuid.UUID, run_id: uuid.UUID, page: Page) -> tuple[list[Post], int]:
         return self._page("run_id = :run AND owner_id = :owner", {"run": run_id, "owner": owner}, page)
 
-    def page_of_legacy(self, owner: uuid.UUID, theme_key: str, page: Page) -> tuple[Sequence[Row[Any]], int]:
+    def page_of_legacy(self, owner: uuid.UUID, theme_key: str, page: Page) -> tuple[list[Post], int]:
         return self._page(
             f"owner_id = :owner AND run_id IS NULL AND {LEGACY_KEY_SQL} = :key",
             {"owner": owner, "key": theme_key, "fallback": LEGACY_FALLBACK_KEY}, page,
         )
 
-    def page_of_owner(self, owner: uuid.UUID, theme_key: str | None, page: Page) -> tuple[Sequence[Row[Any]], int]:
+    def page_of_owner(self, owner: uuid.UUID, theme_key: str | None, page: Page) -> tuple[list[Post], int]:
         """The legacy list: every visible result of the owner (results exist only for succeeded runs)."""
         if theme_key:
             return self._page("owner_id = :owner AND theme_key = :key", {"owner": owner, "key": theme_key}, page)
         return self._page("owner_id = :owner", {"owner": owner}, page)
 
-    def get(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row[Any] | None:
-        return self.session.execute(
+    def get(self, owner: uuid.UUID, post_id: uuid.UUID) -> Post | None:
+        row = self.session.execute(
             text(f"SELECT {_COLUMNS} FROM scout.posts WHERE id = :id AND owner_id = :owner"),
             {"id": post_id, "owner": owner},
         ).one_or_none()
+        return value_of(Post, row) if row is not None else None
 
     def history(self, owner: uuid.UUID) -> set[str]:
         """Canonical identities the owner already retains, in any run."""
@@ -68,14 +70,14 @@ class PostRepository:
         first) is skipped, never moved. Returns the identities inserted."""
         if not rows:
             return set()
-        statement = insert(Post).values(list(rows)).on_conflict_do_nothing(
+        statement = insert(models.Post).values(list(rows)).on_conflict_do_nothing(
             index_elements=["owner_id", "canonical_id"]
-        ).returning(Post.canonical_id)
+        ).returning(models.Post.canonical_id)
         return set(self.session.execute(statement).scalars())
 
     def transition(self, owner: uuid.UUID, post_id: uuid.UUID, from_statuses: Sequence[str], to: str,
-                   draft_text: str | None, now: datetime) -> Row[Any] | None:
-        return self.session.execute(
+                   draft_text: str | None, now: datetime) -> Post | None:
+        row = self.session.execute(
             text(f"""UPDATE scout.posts SET outreach_status = :to, draft_text = coalesce(:draft, draft_text),
                          updated_at = :now
                      WHERE id = :id AND owner_id = :owner AND outreach_status = ANY(:from_statuses)
@@ -83,13 +85,15 @@ class PostRepository:
             {"id": post_id, "owner": owner, "from_statuses": list(from_statuses), "to": to, "draft": draft_text,
              "now": now},
         ).one_or_none()
+        return value_of(Post, row) if row is not None else None
 
-    def delete(self, owner: uuid.UUID, post_id: uuid.UUID) -> Row[Any] | None:
+    def delete(self, owner: uuid.UUID, post_id: uuid.UUID) -> DeletedPost | None:
         """Deletes one result; returns its run and theme, or None when the owner has no such post."""
-        return self.session.execute(
+        row = self.session.execute(
             text("DELETE FROM scout.posts WHERE id = :id AND owner_id = :owner RETURNING run_id, theme_key"),
             {"id": post_id, "owner": owner},
         ).one_or_none()
+        return value_of(DeletedPost, row) if row is not None else None
 
     def delete_legacy(self, owner: uuid.UUID, theme_key: str) -> int:
         return len(self.session.execute(

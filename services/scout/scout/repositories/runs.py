@@ -5,16 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Row, insert, text
+from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
-from scout import metrics
-from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES, Run
+from scout import metrics, models
+from scout.domain import Run
+from scout.models import ACTIVE_STATUSES, TERMINAL_STATUSES
 from scout.paging import Page
+from scout.repositories import value_of
 
 # Shortfall reason of a run that met its target until the member deleted results.
 RESULTS_DELETED = "results_deleted"
@@ -59,7 +59,7 @@ class RunRepository:
         self.session = session
 
     def insert(self, values: dict) -> None:
-        self.session.execute(insert(Run).values(**values))
+        self.session.execute(insert(models.Run).values(**values))
 
     def _filters(self, brand_id: str | None, mode: str | None) -> tuple[str, dict]:
         clauses, params = [], {}
@@ -71,7 +71,7 @@ class RunRepository:
             params["mode"] = mode
         return "".join(f" AND {c}" for c in clauses), params
 
-    def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[Sequence[Row[Any]], int]:
+    def page(self, owner: uuid.UUID, page: Page, brand_id: str | None, mode: str | None) -> tuple[list[Run], int]:
         """Runs by created_at DESC, id DESC; legacy runs join the list unless a brand or another mode is asked for.
         The page and the total come from one statement, so they describe the same snapshot (a page
         past the end still yields the total, on a row without a run)."""
@@ -91,20 +91,20 @@ class RunRepository:
             params,
         ).all()
         total = rows[0].total
-        return [row for row in rows if row.id is not None], total
+        return [value_of(Run, row) for row in rows if row.id is not None], total
 
-    def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Row[Any] | None:
+    def get(self, owner: uuid.UUID, run_id: uuid.UUID) -> Run | None:
         """The owner's run, real or legacy, with its pending count."""
         row = self.session.execute(
             text(f"SELECT {_REAL_COLUMNS}, {_PENDING}::int AS pending FROM scout.runs r WHERE r.id = :id AND r.owner_id = :owner"),
             {"id": run_id, "owner": owner},
         ).one_or_none()
-        if row is not None:
-            return row
-        return self.session.execute(
-            text(f"SELECT l.*, l.pending_count AS pending FROM ({_LEGACY_SELECT}) AS l WHERE l.id = :id"),
-            {"id": run_id, "owner": owner, "fallback": LEGACY_FALLBACK_KEY},
-        ).one_or_none()
+        if row is None:
+            row = self.session.execute(
+                text(f"SELECT l.*, l.pending_count AS pending FROM ({_LEGACY_SELECT}) AS l WHERE l.id = :id"),
+                {"id": run_id, "owner": owner, "fallback": LEGACY_FALLBACK_KEY},
+            ).one_or_none()
+        return value_of(Run, row) if row is not None else None
 
     def status(self, owner: uuid.UUID, run_id: uuid.UUID) -> str | None:
         return self.session.execute(

@@ -35,14 +35,14 @@ class Diagnostics:
 def fail_job(session: Session, owner: uuid.UUID, job_id: uuid.UUID, summary: str, now: datetime,
              diagnostics: Diagnostics | None = None) -> bool:
     """queued/running → failed for the job and its run; the run keeps its diagnostics and shows no results."""
-    failed = JobRepository(session).fail(owner, job_id, summary, now)
-    if failed is None:
+    run_id = JobRepository(session).fail(owner, job_id, summary, now)
+    if run_id is None:
         return False
     d = diagnostics or Diagnostics()
     # A failed run publishes nothing, so nothing is eligible.
     counts = {**d.counts(), "eligible": 0}
     RunRepository(session).finish(
-        owner, failed.ref_id, status=FAILED, from_statuses=ACTIVE_STATUSES, counts=counts, shortfall_reasons=[],
+        owner, run_id, status=FAILED, from_statuses=ACTIVE_STATUSES, counts=counts, shortfall_reasons=[],
         error_summary=summary, stage_timings=d.stage_timings, source_errors=d.source_errors, now=now,
     )
     return True
