@@ -1,16 +1,26 @@
 """Alembic per service: the chain lives in the service's `migrations/` folder and its version table
 inside the service's schema. Upgrades hold a PostgreSQL advisory lock, so two pods running
-`migrate` at once apply each revision exactly once."""
+`migrate` at once apply each revision exactly once.
+
+Autogenerate does not see table partitioning, so `check` compares it here: a model declares its
+partition key (`postgresql_partition_by`) and, for hash partitioning, its modulus
+(`info={"hash_partitions": N}`); the partitions themselves are the parent's storage, left out of
+the table comparison."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 from alembic import command
+from alembic.autogenerate import comparators
+from alembic.autogenerate.api import AutogenContext
 from alembic.config import Config
+from alembic.operations.ops import MigrateOperation, ModifyTableOps
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, MetaData, text
+from sqlalchemy import Connection, Engine, MetaData, Table, text
 
 VERSION_TABLE = "alembic_version"
 
@@ -63,6 +73,12 @@ def run_env(config: Config, target_metadata: MetaData) -> None:
     schema = config.attributes["schema"]
     connection: Connection = config.attributes["connection"]
     connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    partitions = set(connection.execute(
+        text("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+             "WHERE n.nspname = :schema AND c.relispartition"), {"schema": schema}).scalars())
+    # Committed here, so Alembic owns the transactions: one per revision, and a revision may run
+    # part of its work outside one (`autocommit_block`, for a copy in batches).
+    connection.commit()
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
@@ -70,8 +86,54 @@ def run_env(config: Config, target_metadata: MetaData) -> None:
         version_table_schema=schema,
         # Autogenerate (`check`) compares the service's own schema only.
         include_schemas=True,
-        include_name=lambda name, type_, parent_names: type_ != "schema" or name == schema,
+        include_name=lambda name, type_, parent_names: (type_ != "schema" or name == schema)
+        and not (type_ == "table" and name in partitions),
         transaction_per_migration=True,
     )
     with context.begin_transaction():
         context.run_migrations()
+
+
+class PartitioningDiffers(MigrateOperation):
+    """A table partitioned otherwise than its model declares: a difference `check` reports (it is
+    written by hand in a migration, never generated)."""
+
+    def __init__(self, table: str, declared: tuple[str | None, frozenset[str]],
+                 actual: tuple[str | None, frozenset[str]]) -> None:
+        self.table, self.declared, self.actual = table, declared, actual
+
+    def to_diff_tuple(self) -> tuple[Any, ...]:
+        return ("partitioning", self.table, self.declared, self.actual)
+
+    def reverse(self) -> PartitioningDiffers:
+        return PartitioningDiffers(self.table, self.actual, self.declared)
+
+
+def _declared_partitioning(table: Table) -> tuple[str | None, frozenset[str]]:
+    """(partition key, partition bounds) as the model declares them; bounds only for hash."""
+    key = table.dialect_options["postgresql"]["partition_by"]
+    modulus = table.info.get("hash_partitions")
+    bounds = {f"FOR VALUES WITH (modulus {modulus}, remainder {n})" for n in range(modulus or 0)}
+    return (_normalized(key), frozenset(bounds))
+
+
+def _normalized(key: str | None) -> str | None:
+    return re.sub(r"\s+", "", key).lower() if key else None
+
+
+@comparators.dispatch_for("table", qualifier="postgresql")
+def _compare_partitioning(autogen_context: AutogenContext, modify_ops: ModifyTableOps, schema: str | None,
+                          table_name: str, conn_table: Table | None, metadata_table: Table | None) -> None:
+    if conn_table is None or metadata_table is None or autogen_context.connection is None:
+        return
+    key, bounds = autogen_context.connection.execute(
+        text("SELECT pg_get_partkeydef(c.oid), ARRAY(SELECT pg_get_expr(p.relpartbound, p.oid) FROM pg_inherits i "
+             "JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = c.oid) "
+             "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+             "WHERE n.nspname = :schema AND c.relname = :table"),
+        {"schema": schema, "table": table_name},
+    ).one()
+    declared = _declared_partitioning(metadata_table)
+    actual = (_normalized(key), frozenset(bounds) if declared[1] else frozenset())
+    if declared != actual:
+        modify_ops.ops.append(PartitioningDiffers(table_name, declared, actual))

@@ -5,6 +5,7 @@ transaction each)."""
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -143,6 +144,22 @@ def timeline(timeline_db: Database, timeline_settings: TimelineSettings) -> Time
     return Timeline(timeline_db, timeline_settings)
 
 
+WINDOW = 3
+
+
+@pytest.fixture
+def small(timeline_db: Database, timeline_settings: TimelineSettings) -> Timeline:
+    """A window of three entries, every fan-out trimming every viewer it reaches, and authors with
+    two followers or more pulled."""
+    return Timeline(timeline_db, timeline_settings.model_copy(
+        update={"window_entries": WINDOW, "trim_every": 1, "pull_threshold": 2}))
+
+
+def follow(timeline: Timeline, viewer: uuid.UUID, author: uuid.UUID) -> None:
+    timeline.service(lambda s: s.follow(timeline.tenant, viewer, author))
+    timeline.drain()
+
+
 def entry_id(tenant: uuid.UUID, viewer: uuid.UUID, post: uuid.UUID) -> uuid.UUID:
     """The documented entry identity: the MD5 of "tenant/viewer/post" read as a UUID."""
     return uuid.UUID(hashlib.md5(f"{tenant}/{viewer}/{post}".encode()).hexdigest())
@@ -150,3 +167,16 @@ def entry_id(tenant: uuid.UUID, viewer: uuid.UUID, post: uuid.UUID) -> uuid.UUID
 
 def users(n: int) -> list[uuid.UUID]:
     return [uuid.uuid4() for _ in range(n)]
+
+
+def blocked_or_done(timeline: Timeline, worker: threading.Thread) -> None:
+    """Wait until the worker thread has finished or waits on a lock in this database."""
+    for _ in range(100):
+        if not worker.is_alive():
+            return
+        with timeline.database.transaction() as session:
+            if session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                    "AND wait_event_type = 'Lock'")).scalar_one():
+                return
+        worker.join(0.05)
+    raise AssertionError("the concurrent change neither finished nor waited")

@@ -14,7 +14,7 @@ from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from timeline import jobs
 from timeline.domain import Moderation, Visibility
 
-from .conftest import TEST_CHUNK_SIZE, users
+from .conftest import TEST_CHUNK_SIZE, blocked_or_done, users
 
 
 def follow_all(timeline, followers, author):
@@ -351,19 +351,6 @@ def test_open_cursor_session_survives_a_rebuild(timeline):
     assert post_ids(first.items) + post_ids(second.items) == [p.id for p in reversed(posts)]
 
 
-def _blocked_or_done(timeline, worker: threading.Thread) -> None:
-    """Wait until the worker thread has finished or waits on a lock in this database."""
-    for _ in range(100):
-        if not worker.is_alive():
-            return
-        with timeline.database.transaction() as session:
-            if session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                    "AND wait_event_type = 'Lock'")).scalar_one():
-                return
-        worker.join(0.05)
-    raise AssertionError("the concurrent change neither finished nor waited")
-
-
 def _interleave(timeline, projection_step, change) -> None:
     """Run a projection step in an open transaction, then a change and its clean-up jobs in another
     thread, and only then commit the step: the change's clean-up must still see what the step wrote."""
@@ -373,7 +360,7 @@ def _interleave(timeline, projection_step, change) -> None:
         projection_step(Projection(session, timeline.settings))
         worker = threading.Thread(target=lambda: (change(), timeline.drain()))
         worker.start()
-        _blocked_or_done(timeline, worker)
+        blocked_or_done(timeline, worker)
     worker.join(10)
     assert not worker.is_alive()
     timeline.drain()

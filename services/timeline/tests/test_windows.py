@@ -5,28 +5,12 @@ tables (Timeline.expected_home)."""
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import text
 
 from timeline import jobs
 from timeline.domain import Delivery, Moderation
 
-from .conftest import Timeline, users
-
-WINDOW = 3
-
-
-@pytest.fixture
-def small(timeline_db, timeline_settings) -> Timeline:
-    """A window of three entries, every fan-out trimming every viewer it reaches, and authors with
-    two followers or more pulled."""
-    return Timeline(timeline_db, timeline_settings.model_copy(
-        update={"window_entries": WINDOW, "trim_every": 1, "pull_threshold": 2}))
-
-
-def follow(timeline: Timeline, viewer, author) -> None:
-    timeline.service(lambda s: s.follow(timeline.tenant, viewer, author))
-    timeline.drain()
+from .conftest import WINDOW, Timeline, follow, users
 
 
 def following_rows(timeline: Timeline, viewer) -> list:

@@ -21,6 +21,9 @@ class Base(DeclarativeBase):
 
 outbox = outbox_table(Base.metadata)
 
+# Partitions of timeline_entries (its hash modulus). Changing it means a migration that moves rows.
+TIMELINE_ENTRY_PARTITIONS = 16
+
 
 class Post(Base):
     """The canonical post; timeline entries are projections of it."""
@@ -97,20 +100,24 @@ class Block(Base):
 
 class TimelineEntry(Base):
     """A post materialized into a viewer's home timeline: `self` for the author, `following` for
-    followers. At most one per (tenant, viewer, post); the id is derived from that triple."""
+    followers. At most one per (tenant, viewer, post), the key; the id is derived from that triple.
+
+    Hash-partitioned by viewer: a viewer's entries live in one partition, so every per-viewer
+    statement touches one (and the viewer is the distribution column on Citus, deploy/README.md).
+    Every key therefore includes `viewer_id`."""
 
     __tablename__ = "timeline_entries"
     __table_args__ = (
         CheckConstraint("kind IN ('self', 'following')", name="kind"),
-        Index("uq_timeline_entries_viewer_post", "tenant_id", "viewer_id", "post_id", unique=True),
         Index("ix_timeline_entries_page", "tenant_id", "viewer_id", text("ranked_at DESC"), text("id DESC")),
         Index("ix_timeline_entries_post", "tenant_id", "post_id"),
+        {"postgresql_partition_by": "HASH (viewer_id)", "info": {"hash_partitions": TIMELINE_ENTRY_PARTITIONS}},
     )
 
-    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
-    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID)
-    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID)
-    post_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    post_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID)
     author_id: Mapped[uuid.UUID] = mapped_column(UUID)
     kind: Mapped[str] = mapped_column(String(16))
     ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

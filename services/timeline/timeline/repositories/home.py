@@ -71,14 +71,15 @@ def _page_sql(after: bool) -> str:
         """
 
 
-_FIRST = _page_sql(after=False)
-_AFTER = _page_sql(after=True)
-_PAST_HORIZON = f"""
+# The statements of a page (public for the test that reads their plans).
+FIRST_PAGE = _page_sql(after=False)
+NEXT_PAGE = _page_sql(after=True)
+PAST_HORIZON = f"""
     SELECT {_ROW} FROM timeline.follows f
     {_posts_of_follows('push', f"AND p.published_at <= %(at)s AND (p.published_at < %(at)s OR {_PULLED_ID} < %(entry)s)")}
     ORDER BY r.ranked_at DESC, r.entry_id DESC LIMIT %(limit)s
 """
-_HORIZON = "SELECT ranked_at, entry_id FROM timeline.viewer_horizons WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s"
+HORIZON = "SELECT ranked_at, entry_id FROM timeline.viewer_horizons WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s"
 
 
 def _position(row) -> tuple:
@@ -97,15 +98,15 @@ class HomeRepository:
         params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
         if after:
             params |= {"at": after.ranked_at, "entry": after.entry_id}
-        rows = connection.execute(_AFTER if after else _FIRST, params).fetchall()
+        rows = connection.execute(NEXT_PAGE if after else FIRST_PAGE, params).fetchall()
         if rows:
             horizon = (rows[0][-2], rows[0][-1]) if rows[0][-2] is not None else None
         else:
-            horizon = connection.execute(_HORIZON, params).fetchone()
+            horizon = connection.execute(HORIZON, params).fetchone()
         rows = [row[:-2] for row in rows]
         if horizon is not None and (len(rows) < limit or _position(rows[-1]) < tuple(horizon)):
             bound = min(tuple(horizon), (after.ranked_at, after.entry_id)) if after else tuple(horizon)
-            past = connection.execute(_PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
+            past = connection.execute(PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
             rows = sorted(rows + past, key=_position, reverse=True)[:limit]
         return [
             TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,

@@ -62,7 +62,8 @@ class WindowRepository:
     def trim(self, tenant_id: uuid.UUID, viewer_ids: list[uuid.UUID], window: int) -> int:
         """Keep each viewer's `window` most recent entries: raise its horizon to the window's last
         entry and drop the following entries below the horizon (self entries stay). Returns the
-        entries removed. The caller holds the viewers' window locks."""
+        entries removed. The caller holds the viewers' window locks. Both statements name the
+        viewers on the entries themselves, so they read those viewers' partitions only."""
         params = {"tenant": tenant_id, "viewers": viewer_ids, "skip": window - 1}
         self.session.execute(
             text(_RAISE.format(source="""
@@ -70,6 +71,7 @@ class WindowRepository:
                 FROM unnest(CAST(:viewers AS uuid[])) AS v(viewer_id)
                 CROSS JOIN LATERAL (SELECT e.ranked_at, e.id FROM timeline.timeline_entries e
                                     WHERE e.tenant_id = :tenant AND e.viewer_id = v.viewer_id
+                                      AND e.viewer_id = ANY(CAST(:viewers AS uuid[]))
                                     ORDER BY e.ranked_at DESC, e.id DESC OFFSET :skip LIMIT 1) last
             """)),
             params,
@@ -80,6 +82,7 @@ class WindowRepository:
                 DELETE FROM timeline.timeline_entries e USING timeline.viewer_horizons h
                 WHERE h.tenant_id = :tenant AND h.viewer_id = ANY(CAST(:viewers AS uuid[]))
                   AND e.tenant_id = h.tenant_id AND e.viewer_id = h.viewer_id AND e.kind = 'following'
+                  AND e.viewer_id = ANY(CAST(:viewers AS uuid[]))
                   AND (e.ranked_at, e.id) < (h.ranked_at, h.entry_id)
                 """
             ),
