@@ -10,7 +10,7 @@ whole pool, so the call after it (and the readiness check) opens fresh connectio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -45,13 +45,19 @@ def affected(result: Result[Any]) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
-def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds") -> Engine:
+def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds",
+                session_settings: Mapping[str, str] | None = None) -> Engine:
+    """`session_settings`: PostgreSQL settings every connection starts with, sent in the startup
+    packet (libpq `options`), so they cost no round trip."""
+    connect_args: dict[str, object] = {"application_name": application_name, "connect_timeout": 5}
+    if session_settings:
+        connect_args["options"] = " ".join(f"-c {name}={value}" for name, value in session_settings.items())
     return create_engine(
         database_url,
         poolclass=metered_pool_class(application_name),
         pool_size=pool_size,
         max_overflow=pool_size,
-        connect_args={"application_name": application_name, "connect_timeout": 5},
+        connect_args=connect_args,
     )
 
 

@@ -7,8 +7,8 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -50,6 +50,8 @@ class ServiceDefinition(Generic[S]):
     queues: Sequence[str]
     # The context's validation error for input the runtime refuses before any servicer runs.
     invalid_input: Callable[[str], DomainError] = default_invalid_input
+    # PostgreSQL settings each of the service's connections starts with.
+    session_settings: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def schema(self) -> str:
@@ -64,7 +66,8 @@ class ServiceDefinition(Generic[S]):
     @cached_property
     def database(self) -> Database:
         return Database(
-            make_engine(self.settings.database_url, pool_size=self.settings.db_pool_size, application_name=self.name)
+            make_engine(self.settings.database_url, pool_size=self.settings.db_pool_size, application_name=self.name,
+                        session_settings=self.session_settings)
         )
 
     def migrate(self) -> None:

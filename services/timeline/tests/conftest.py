@@ -31,7 +31,8 @@ def timeline_settings(settings_env: dict[str, str]) -> TimelineSettings:
 
 @pytest.fixture(scope="session")
 def timeline_db(timeline_settings: TimelineSettings) -> Iterator[Database]:
-    database = Database(make_engine(timeline_settings.database_url, pool_size=4, application_name="timeline-tests"))
+    database = Database(make_engine(timeline_settings.database_url, pool_size=4, application_name="timeline-tests",
+                                    session_settings=SERVICE.session_settings))
     migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema)
     yield database
     database.engine.dispose()

@@ -24,7 +24,8 @@ ROWS = ("SELECT id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at, m
 @pytest.fixture
 def fresh(fresh_database_url, timeline_settings) -> Iterator[Timeline]:
     """The small-window timeline on a database of its own, migrated up to the revision before 0006."""
-    database = Database(make_engine(fresh_database_url, pool_size=4, application_name="timeline-migration-test"))
+    database = Database(make_engine(fresh_database_url, pool_size=4, application_name="timeline-migration-test",
+                                    session_settings=SERVICE.session_settings))
     migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema, "0005")
     yield Timeline(database, timeline_settings.model_copy(
         update={"window_entries": WINDOW, "trim_every": 1, "pull_threshold": 3}))

@@ -1,11 +1,14 @@
 """timeline_entries is hash-partitioned by viewer: every statement about one viewer's entries is
-planned against that viewer's partition alone (its plan names no other), the home read included."""
+planned against that viewer's partition alone (its plan names no other), and run as a prepared
+statement it scans no other, the home read included."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
 from sqlalchemy import event, text
 
@@ -31,20 +34,45 @@ def partition_of(timeline: Timeline, viewer: uuid.UUID) -> str:
             "CAST(:v AS uuid))"), {"v": viewer}).scalar_one()
 
 
-def planned_partitions(timeline: Timeline, statement: str, params) -> set[str]:
-    """The partitions of timeline_entries that the statement's plan reads (psycopg placeholders)."""
+def _literal(value) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return _literal("{" + ",".join(str(v) for v in value) + "}")
+    text_value = value.isoformat() if isinstance(value, datetime) else str(value)
+    return "'" + text_value.replace("'", "''") + "'"
+
+
+def touched_partitions(timeline: Timeline, statement: str, params, *, generic: bool) -> set[str]:
+    """The partitions of timeline_entries the statement reaches (psycopg placeholders). Planned
+    for these parameter values: those its plan names (the planner pruned the rest). Or `generic`,
+    as a prepared statement runs, one plan for any value pruned as it runs: those it scanned,
+    by `EXPLAIN ANALYZE`, rolled back."""
+    names_in_order = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", statement)))
     connection = timeline.database.engine.raw_connection()
     try:
         cursor = connection.cursor()
-        cursor.execute("EXPLAIN (FORMAT JSON) " + statement, params)
-        plan = cursor.fetchone()[0]
+        if generic:
+            numbered = re.sub(r"%\((\w+)\)s", lambda m: f"${names_in_order.index(m.group(1)) + 1}", statement)
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            cursor.execute(f"PREPARE probe AS {numbered.replace('%%', '%')}")
+            arguments = ", ".join(_literal(params[name]) for name in names_in_order)
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE probe({arguments})")
+            plan = cursor.fetchone()[0]
+            cursor.execute("DEALLOCATE probe")
+        else:
+            cursor.execute("EXPLAIN (FORMAT JSON) " + statement, params)
+            plan = cursor.fetchone()[0]
     finally:
         connection.rollback()
         connection.close()
     names, nodes = set(), [plan[0]["Plan"]]
     while nodes:
         node = nodes.pop()
-        names.add(node.get("Relation Name"))
+        if not generic or node["Actual Loops"]:
+            names.add(node.get("Relation Name"))
         nodes.extend(node.get("Plans", []))
     return names & partitions(timeline)
 
@@ -84,9 +112,10 @@ def test_the_home_read_touches_the_viewers_partition_only(small):
     params = {"tenant": small.tenant, "viewer": viewer, "limit": 2,
               "at": last.ranked_at, "entry": last.entry_id}
     # The page statements read one partition, the viewer's; the pull below the horizon reads none
-    assert planned_partitions(small, FIRST_PAGE, params) == {own}
-    assert planned_partitions(small, NEXT_PAGE, params) == {own}
-    assert planned_partitions(small, PAST_HORIZON, params) == set()
+    for generic in (False, True):
+        assert touched_partitions(small, FIRST_PAGE, params, generic=generic) == {own}
+        assert touched_partitions(small, NEXT_PAGE, params, generic=generic) == {own}
+        assert touched_partitions(small, PAST_HORIZON, params, generic=generic) == set()
 
 
 def test_every_per_viewer_job_touches_one_partition(small):
@@ -105,10 +134,11 @@ def test_every_per_viewer_job_touches_one_partition(small):
         small.projection(lambda p: p.sync_pair(small.tenant, viewer, other))
     assert len(statements) >= 8
     for statement, params in statements:
-        planned = planned_partitions(small, statement, params)
+        planned = touched_partitions(small, statement, params, generic=False)
         if "FROM timeline.timeline_entries" in statement:  # reads or deletes: the viewers' partitions
-            viewers = params.get("viewers", [params.get("viewer")])
-            assert planned == {partition_of(small, v) for v in viewers}, statement
-        else:  # an insert routes each row as it runs: its plan names no partition
+            own = {partition_of(small, v) for v in params.get("viewers", [params.get("viewer")])}
+            assert planned == own, statement
+            assert touched_partitions(small, statement, params, generic=True) <= own, statement
+        else:  # an insert routes each row to its partition, which the plan does not name
             assert planned == set(), statement
     assert small.projection(lambda p: p.audit(small.tenant, viewer)).in_sync

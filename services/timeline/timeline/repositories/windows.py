@@ -63,27 +63,28 @@ class WindowRepository:
         """Keep each viewer's `window` most recent entries: raise its horizon to the window's last
         entry and drop the following entries below the horizon (self entries stay). Returns the
         entries removed. The caller holds the viewers' window locks. Both statements name the
-        viewers on the entries themselves, so they read those viewers' partitions only."""
-        params = {"tenant": tenant_id, "viewers": viewer_ids, "skip": window - 1}
+        viewers on the entries themselves, so they read those viewers' partitions only; one viewer
+        by equality, which a prepared statement's single plan also prunes by (a list it cannot)."""
+        params = {"tenant": tenant_id, "viewers": viewer_ids, "skip": window - 1, "viewer": viewer_ids[0]}
+        on_entries = ("e.viewer_id = :viewer" if len(viewer_ids) == 1
+                      else "e.viewer_id = ANY(CAST(:viewers AS uuid[]))")
         self.session.execute(
-            text(_RAISE.format(source="""
+            text(_RAISE.format(source=f"""
                 SELECT CAST(:tenant AS uuid), v.viewer_id, last.ranked_at, last.id
                 FROM unnest(CAST(:viewers AS uuid[])) AS v(viewer_id)
                 CROSS JOIN LATERAL (SELECT e.ranked_at, e.id FROM timeline.timeline_entries e
-                                    WHERE e.tenant_id = :tenant AND e.viewer_id = v.viewer_id
-                                      AND e.viewer_id = ANY(CAST(:viewers AS uuid[]))
+                                    WHERE e.tenant_id = :tenant AND e.viewer_id = v.viewer_id AND {on_entries}
                                     ORDER BY e.ranked_at DESC, e.id DESC OFFSET :skip LIMIT 1) last
             """)),
             params,
         )
         return affected(self.session.execute(
             text(
-                """
+                f"""
                 DELETE FROM timeline.timeline_entries e USING timeline.viewer_horizons h
                 WHERE h.tenant_id = :tenant AND h.viewer_id = ANY(CAST(:viewers AS uuid[]))
                   AND e.tenant_id = h.tenant_id AND e.viewer_id = h.viewer_id AND e.kind = 'following'
-                  AND e.viewer_id = ANY(CAST(:viewers AS uuid[]))
-                  AND (e.ranked_at, e.id) < (h.ranked_at, h.entry_id)
+                  AND {on_entries} AND (e.ranked_at, e.id) < (h.ranked_at, h.entry_id)
                 """
             ),
             params,
