@@ -1,5 +1,5 @@
 """The move of timeline_entries to a table partitioned by viewer, as an expand/contract migration
-(revisions 0006 to 0008): every entry is kept, the application reads and writes correctly at every
+(revisions 0007 to 0009): every entry is kept, the application reads and writes correctly at every
 step, and a delete that races the copy is not undone by it."""
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ ROWS = ("SELECT id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at, m
 
 @pytest.fixture
 def fresh(fresh_database_url, timeline_settings) -> Iterator[Timeline]:
-    """The small-window timeline on a database of its own, migrated up to the revision before 0006."""
+    """The small-window timeline on a database of its own, migrated up to the revision before 0007."""
     database = Database(make_engine(fresh_database_url, pool_size=4, application_name="timeline-migration-test",
                                     session_settings=SERVICE.session_settings))
-    migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema, "0005")
+    migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema, "0006")
     yield Timeline(database, timeline_settings.model_copy(
         update={"window_entries": WINDOW, "trim_every": 1, "pull_threshold": 3}))
     database.engine.dispose()
@@ -70,12 +70,12 @@ def test_every_step_keeps_the_entries_and_the_application_working(fresh):
     for i in range(WINDOW + 2):
         activity(fresh, viewers, authors, i)  # enough to trim: horizons and history below them
     # Expand: the application goes on against the current table, mirrored into the partitioned one
-    migrate(fresh, "0006")
+    migrate(fresh, "0007")
     activity(fresh, viewers, authors, 10)
     copied_later = rows(fresh, "timeline_entries_next")
     assert copied_later and set(copied_later) <= set(rows(fresh))
     # Copy: the rows from before the expand join the mirrored ones
-    migrate(fresh, "0007")
+    migrate(fresh, "0008")
     assert rows(fresh, "timeline_entries_next") == rows(fresh)
     activity(fresh, viewers, authors, 11)
     assert rows(fresh, "timeline_entries_next") == rows(fresh)
@@ -92,7 +92,7 @@ def test_every_step_keeps_the_entries_and_the_application_working(fresh):
     config = migrations.alembic_config(SERVICE.migrations_dir, SERVICE.schema)
     with fresh.database.engine.connect() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0007")
+        command.downgrade(config, "0008")
         connection.commit()
     assert rows(fresh) == rows(fresh, "timeline_entries_next") == after
     activity(fresh, viewers, authors, 13)
@@ -106,12 +106,12 @@ def test_a_delete_racing_the_copy_is_not_undone(fresh):
     follow(fresh, viewer, author)
     posts = [fresh.publish(author, f"p{i}") for i in range(2)]
     fresh.drain()
-    migrate(fresh, "0006")
+    migrate(fresh, "0007")
     # Given a delete of an entry from before the expand, not committed yet when the copy starts
     with fresh.database.transaction() as session:
         session.execute(text("DELETE FROM timeline.timeline_entries WHERE tenant_id = :t AND viewer_id = :v "
                              "AND post_id = :p"), {"t": fresh.tenant, "v": viewer, "p": posts[0].id})
-        copy = threading.Thread(target=migrate, args=(fresh, "0007"))
+        copy = threading.Thread(target=migrate, args=(fresh, "0008"))
         copy.start()
         blocked_or_done(fresh, copy)
     copy.join(30)

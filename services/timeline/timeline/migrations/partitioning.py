@@ -1,4 +1,4 @@
-"""DDL shared by the revisions that partition timeline_entries (0006 to 0008), frozen with them:
+"""DDL shared by the revisions that partition timeline_entries (0007 to 0009), frozen with them:
 the mirror that keeps the partitioned copy `timeline_entries_next` equal to `timeline_entries`
 while both exist."""
 

@@ -1,21 +1,21 @@
 """Partitioning timeline_entries by viewer, step 1 of 3 (expand): the partitioned table is created
 beside the current one as `timeline_entries_next`, and triggers on the current table copy every
 insert, update and delete into it from now on. The application keeps using `timeline_entries`
-unchanged; 0007 copies the rows written before this step and 0008 swaps the tables.
+unchanged; 0008 copies the rows written before this step and 0009 swaps the tables.
 
 The new table is keyed by (tenant_id, viewer_id, post_id): a key of a partitioned table must hold
 the partition key, and entry ids derive from that triple anyway.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 from alembic import op
 
 from timeline.migrations.partitioning import COLUMNS_AFTER_ID, MIRROR
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

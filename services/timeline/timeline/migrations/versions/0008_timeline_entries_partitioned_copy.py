@@ -1,14 +1,14 @@
-"""Partitioning timeline_entries by viewer, step 2 of 3: copy the rows written before 0006 into the
+"""Partitioning timeline_entries by viewer, step 2 of 3: copy the rows written before 0007 into the
 partitioned table, in batches that each commit on their own, so the copy holds no long transaction
 and the application keeps writing meanwhile.
 
 Each batch locks the rows it copies `FOR SHARE` until it commits: a concurrent delete or update of
-such a row waits, then its trigger (0006) applies the change to the copy, instead of the copy
+such a row waits, then its trigger (0007) applies the change to the copy, instead of the copy
 bringing back a row deleted while it was read. Rows the triggers already copied are left as they
 are (they are at least as recent). Running it again copies nothing twice.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 """
 
 from alembic import op
@@ -16,8 +16,8 @@ from sqlalchemy import text
 
 from timeline.migrations.partitioning import COLUMNS
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -49,4 +49,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Nothing to undo: the copy goes with the table when 0006 is downgraded."""
+    """Nothing to undo: the copy goes with the table when 0007 is downgraded."""

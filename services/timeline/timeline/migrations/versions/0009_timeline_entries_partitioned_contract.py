@@ -5,16 +5,16 @@ Writes wait while the copy is checked complete (the current table is locked EXCL
 on); the swap itself holds an ACCESS EXCLUSIVE lock for the few catalogue changes. Statements the
 application has prepared are planned anew against the partitioned table by name.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from alembic import op
 
 from timeline.migrations.partitioning import COLUMNS, COLUMNS_AFTER_ID, MIRROR
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
@@ -28,7 +28,7 @@ def upgrade() -> None:
             IF EXISTS (SELECT 1 FROM timeline.timeline_entries e WHERE NOT EXISTS (
                     SELECT 1 FROM timeline.timeline_entries_next n WHERE n.tenant_id = e.tenant_id
                     AND n.viewer_id = e.viewer_id AND n.post_id = e.post_id)) THEN
-                RAISE EXCEPTION 'timeline_entries_next lacks rows of timeline_entries: run revision 0007 first';
+                RAISE EXCEPTION 'timeline_entries_next lacks rows of timeline_entries: run revision 0008 first';
             END IF;
         END
         $$;
@@ -42,7 +42,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Back to the state after 0007: the unpartitioned table under the name again, filled from the
+    """Back to the state after 0008: the unpartitioned table under the name again, filled from the
     partitioned one, which stays beside it as the mirrored copy."""
     op.execute(
         f"""
