@@ -76,7 +76,13 @@ class ScoutPage:
         self.page.locator("#run-detail").get_by_role("button", name="確認刪除批次？").click()
 
     def delete_selected_post(self) -> None:
+        # The detail shows the selected result first: a press on the detail of a result that a
+        # reload is replacing would confirm nothing.
+        expect(self.page.locator("#posts")).not_to_have_attribute("aria-busy", "true")
+        selected = self.page.locator('#posts button[data-post-id][aria-pressed="true"]')
+        expect(selected).to_have_count(1)
         detail = self.page.locator("#post-detail")
+        expect(detail).to_have_attribute("data-post-id", selected.get_attribute("data-post-id") or "")
         detail.get_by_role("button", name="刪除結果").click()
         detail.get_by_role("button", name="確認刪除結果？").click()
 

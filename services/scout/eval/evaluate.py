@@ -107,9 +107,8 @@ class GroupSearch(SearchApi):
 
 
 @contextmanager
-def scout_stack(search: GroupSearch, ranking: str) -> Iterator[str]:
+def scout_stack(resolved: infra.Infra, search: GroupSearch, ranking: str) -> Iterator[str]:
     """Migrated scout schema in a fresh database; server, worker and relay running. Yields the gRPC address."""
-    resolved = infra.resolve(DATA_DIR)
     database_url = resolved.server_url(f"feeds_eval_scout_{uuid.uuid4().hex[:8]}")
     infra.ensure_database(database_url)
     env = {"DATABASE_URL": database_url, "REDIS_URL": resolved.redis_url,
@@ -228,9 +227,11 @@ def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = Non
     components: dict[str, dict] = {}
     details: dict[str, dict] = {}
     search = GroupSearch()
+    # One resolution for every stack: an embedded Redis lives as long as the object that started it.
+    resolved = infra.resolve(DATA_DIR)
     try:
         for ranking in rankings:
-            with scout_stack(search, ranking) as address, grpc.insecure_channel(address) as channel:
+            with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
                 stub = scout_pb2_grpc.ScoutServiceStub(channel)
                 for name, groups in sets.items():
                     reports = [evaluate_group(stub, search, group) for group in groups]
