@@ -12,7 +12,7 @@ TYPED := services/runtime/feeds_runtime services/timeline/timeline services/news
 	services/gateway/gateway devstack/src/devstack
 export UV_LINK_MODE := copy
 
-.PHONY: system-deps install lint run test proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
+.PHONY: system-deps install lint run soak test proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
 
 # The environment, then every package of the workspace (editable) and the dev tools, exactly as
 # uv.lock pins them. Output only on failure.
@@ -42,6 +42,10 @@ lint: install
 
 run: install
 	@FEEDS_ENV=dev $(PY) -m devstack
+
+# Mixed load on the platform for SOAK_SECONDS (README.md, "Soak"); fails unless the run met the bar.
+soak: install
+	@FEEDS_ENV=dev $(PY) -m devstack.soak
 
 test: system-deps install
 	FEEDS_ENV=dev $(PY) -m pytest $(PYTEST_ARGS)
