@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.telemetry import TelemetryConfig
 
 from feeds_runtime import context as request_context
-from feeds_runtime.observability import tracing
 from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors
 from gateway.auth import HostSignature, MemberAuth
@@ -22,6 +22,16 @@ from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
 from gateway.settings import GatewaySettings
 
 CONTEXT_ROUTES = {"timeline": timeline, "news": news, "scout": scout}
+# Probes and the scrape: called every few seconds, never traced.
+UNTRACED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+# FastAPI's own tracing, active once the process turned tracing on (`tracing.configure`): a server
+# span per REST request, under the caller's trace context, named by its route template. Nothing
+# else of it: no spans per dependency or serialization, no metrics or logs (Prometheus and the JSON
+# logs have those).
+TELEMETRY: TelemetryConfig = {
+    "operation_spans": False, "metrics": False, "logs": False,
+    "exclude": lambda scope: scope.get("path") in UNTRACED_PATHS,
+}
 
 
 def create_app(settings: GatewaySettings) -> FastAPI:
@@ -43,6 +53,7 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         version="1.0.0",
         description="REST over the timeline, news and scout gRPC services. Each context answers in its own envelope.",
         lifespan=lifespan,
+        telemetry=TELEMETRY,
         # No Swagger UI or ReDoc: FastAPI's pages load their scripts from a CDN. /openapi.json is the
         # contract; any viewer or client generator reads it.
         docs_url=None,
@@ -84,5 +95,4 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    tracing.instrument_fastapi(app)
     return app

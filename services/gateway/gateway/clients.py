@@ -37,7 +37,6 @@ class ServiceChannel:
         self.channel = grpc.aio.insecure_channel(
             address,
             options=[("grpc.service_config", service_config(idempotent_reads)), ("grpc.enable_retries", 1)],
-            interceptors=tracing.grpc_client_interceptors(),
         )
 
     async def serving(self) -> bool:
@@ -52,8 +51,9 @@ class ServiceChannel:
 
 
 def call_metadata(request: Request, *, actor: uuid.UUID | None = None, tenant: str | None = None) -> list[tuple[str, str]]:
-    """Identity on the wire to a service: actor, tenant and the request id (from the caller or new)."""
-    metadata = [("x-request-id", request.state.request_id)]
+    """Identity on the wire to a service: actor, tenant, the request id (from the caller or new) and
+    the trace context of the REST request."""
+    metadata = [("x-request-id", request.state.request_id), *tracing.call_metadata()]
     if actor is not None:
         metadata.append(("x-actor-id", str(actor)))
     if tenant is not None:

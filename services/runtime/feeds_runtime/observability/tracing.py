@@ -5,10 +5,11 @@ and sends them in batches over OTLP (HTTP/protobuf unless `OTEL_EXPORTER_OTLP_PR
 When off, no tracer provider is installed, the hooks below cost next to nothing and the outbox
 carries no trace context. A test passes its own span processor (an in-memory exporter).
 
-One trace follows a request end to end: the gateway's REST span, its gRPC client span, the server
-span of the service (`rpc_span`), the SQL it runs, the outbox row it writes (the row keeps
-`current_context()`), the relay's send span under that row, and the job's consumer span under the
-message (the Dramatiq middleware of `feeds_runtime.jobs`), whose SQL and outbox rows continue it.
+One trace follows a request end to end: the gateway's REST span (FastAPI's own telemetry), the
+server span of the service (`rpc_span`, under the context the gateway puts in the call's metadata),
+the SQL it runs, the outbox row it writes (the row keeps `current_context()`), the relay's send span
+under that row, and the job's consumer span under the message (the Dramatiq middleware of
+`feeds_runtime.jobs`), whose SQL and outbox rows continue it.
 Only requests and jobs start traces: SQL or Redis calls outside them (the relay's polling, lease
 renewals, readiness checks) record nothing.
 """
@@ -45,8 +46,6 @@ log = logging.getLogger("feeds.tracing")
 
 TRACER_NAME = "feeds"
 HEALTH_SERVICE_PREFIX = "/grpc.health.v1.Health/"
-# Gateway routes that are probes and scrapes, never traced.
-UNTRACED_ROUTES = "/healthz,/readyz,/metrics"
 
 Protocol = Literal["http/protobuf", "grpc"]
 
@@ -188,24 +187,13 @@ def producer_span(name: str, parent: Mapping[str, str] | None, attributes: Mappi
                                           attributes=attributes)
 
 
-def grpc_client_interceptors() -> list | None:
-    """Interceptors for a grpc.aio channel: a client span per call, its context in the metadata
-    (health checks excepted); None when tracing is off."""
+def call_metadata() -> list[tuple[str, str]]:
+    """The current trace context as gRPC metadata for an outgoing call: the service's server span
+    joins the caller's trace (no client span of its own: the caller's span covers the call, and
+    grpc.aio's interceptor machinery costs more than the span it would add). Empty when off."""
     if _provider is None:
-        return None
-    from opentelemetry.instrumentation.grpc import aio_client_interceptors, filters
-
-    return aio_client_interceptors(filter_=filters.negate(filters.health_check()))
-
-
-def instrument_fastapi(app: Any) -> None:
-    """The server span of each REST request, named by its route template (probes and the scrape
-    excepted); nothing when tracing is off."""
-    if _provider is None:
-        return
-    from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
-
-    FastAPIInstrumentor.instrument_app(app, excluded_urls=UNTRACED_ROUTES, exclude_spans=["receive", "send"])
+        return []
+    return list((current_context() or {}).items())
 
 
 def instrument_database() -> None:
