@@ -68,11 +68,14 @@ def test_publish_replay_conflict_and_bad_input(host, timeline_engine):
     assert post["author_id"] == str(author) and post["visibility"] == "public"
     assert post["moderation_state"] == "visible" and post["published_at"].endswith("Z")
     assert post["stats"] == {"like_count": 0, "reply_count": 0, "share_count": 0}
-    # A retry with the same key returns the same post; another body under the key is a conflict
+    # A retry with the same key (signed anew) gets the first answer; another body under the key is a 422
     replay = publish(host, author, "first", key="k-1")
-    assert replay.status_code == 200 and replay.json()["data"]["id"] == post["id"]
+    assert replay.status_code == 201 and replay.json() == created.json()
     conflict = publish(host, author, "changed", key="k-1")
-    assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "idempotency_conflict"
+    assert conflict.status_code == 422 and conflict.json()["error"]["code"] == "idempotency_conflict"
+    # The captured request itself, sent again, is refused: its signature was used
+    resent = host.client.post("/api/v1/timeline/posts", content=created.request.content, headers=created.request.headers)
+    assert resent.status_code == 401 and resent.json()["error"]["code"] == "invalid_signature"
     for bad in [{"body": ""}, {"body": "x", "visibility": "friends"}, {"text": "x"}, [1], {"body": "a\u0000b"},
                 {"body": "\u200b\u200d"}, {"body": " \u3164 "}]:
         response = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body=bad)

@@ -11,11 +11,12 @@ from fastapi.telemetry import TelemetryConfig
 
 from feeds_runtime import context as request_context
 from feeds_runtime.observability.http import RequestMetrics
-from gateway import errors
+from gateway import errors, store
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
 from gateway.contract import document
 from gateway.headers import ResponseHeaders
+from gateway.idempotency import Idempotency
 from gateway.request_limits.rate import RateLimits
 from gateway.request_limits.size import RequestSize
 from gateway.routes import dev_sign_in, health, news, pages, scout, timeline
@@ -42,11 +43,14 @@ def create_app(settings: GatewaySettings) -> FastAPI:
             name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS)
             for name, module in CONTEXT_ROUTES.items()
         }
-        app.state.rate_limits = RateLimits(settings)
+        app.state.redis = store.connect(settings)
+        app.state.rate_limits = RateLimits(settings, app.state.redis)
+        app.state.idempotency = Idempotency(settings, app.state.redis)
         yield
         for channel in app.state.channels.values():
             await channel.close()
-        await app.state.rate_limits.close()
+        if app.state.redis is not None:
+            await app.state.redis.aclose()
 
     app = FastAPI(
         title="Feeds platform gateway",

@@ -8,9 +8,11 @@ import uuid
 from dataclasses import dataclass
 
 import jwt
+import redis
 from fastapi import Request
 
-from feeds_runtime.signing import sign
+from feeds_runtime.signing import VERSIONS, sign
+from gateway import store
 from gateway.api_error import ApiError
 from gateway.settings import GatewaySettings
 
@@ -96,6 +98,8 @@ async def member_or_guest(request: Request) -> uuid.UUID | None:
 
 # The headers a host signature consists of; each may be sent once.
 SIGNATURE_HEADERS = ("x-activity-key-id", "x-activity-timestamp", "x-activity-viewer", "x-activity-signature")
+# Requests that change something: their signatures are good for one request only.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 @dataclass(frozen=True)
@@ -106,9 +110,11 @@ class HostCall:
 
 class HostSignature:
     """Checks X-Activity-* headers against the exact bytes sent: path and query are never decoded or
-    re-encoded, so a re-encoded cursor or a reordered query fails like any other tampering."""
+    re-encoded, so a re-encoded cursor or a reordered query fails like any other tampering. A write's
+    signature is accepted once: a captured request sent again inside the tolerance window is refused."""
 
     def __init__(self, settings: GatewaySettings) -> None:
+        self._settings = settings
         self._keys = {key.key_id: key for key in settings.host_keys}
         self._tolerance = settings.signature_tolerance_seconds
 
@@ -125,10 +131,31 @@ class HostSignature:
         if key is None or not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= 12) \
                 or abs(time.time() - int(timestamp)) > self._tolerance:
             raise refused
+        version = signature.partition("=")[0]
+        if version not in VERSIONS:
+            raise refused
         raw_path = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1").split("?", 1)[0]
         raw_query = request.scope.get("query_string", b"").decode("latin-1")
-        expected = sign(key.secret, request.method, raw_path, raw_query, timestamp, viewer, await request.body())
+        expected = sign(key.secret, request.method, raw_path, raw_query, timestamp, viewer, await request.body(),
+                        version=version, idempotency_key=headers.get("idempotency-key", ""))
         if not hmac.compare_digest(expected, signature):
             raise refused
+        if request.method in WRITES:
+            await self._first_sight(request, key.key_id, signature, int(timestamp))
         await request.app.state.rate_limits.count(request, "host", key.key_id)
         return HostCall(tenant_id=key.tenant_id, viewer_id=viewer)
+
+    async def _first_sight(self, request: Request, key_id: str, signature: str, timestamp: int) -> None:
+        """Remember the signature until its timestamp leaves the window (it is refused from then on
+        anyway); refuse it when it is already remembered. Without Redis (dev only) nothing is kept."""
+        client = request.app.state.redis
+        if client is None:
+            return
+        seconds = max(1, timestamp + self._tolerance - int(time.time()) + 1)
+        try:
+            first = await client.set(store.key(self._settings, "host-signatures", key_id, signature), b"1",
+                                     nx=True, ex=seconds)
+        except redis.RedisError:
+            raise ApiError(503, "", "the replay check is unavailable; retry") from None
+        if not first:
+            raise ApiError(401, "invalid_signature", "this signed request was received before; sign each request anew")

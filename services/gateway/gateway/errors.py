@@ -62,10 +62,17 @@ def generic_code(context: Context, status: int) -> str:
     return GENERIC_CODE.get(status, {}).get(context) or _GENERIC_DEFAULT.get(status, "error")
 
 
+# Reasons whose HTTP status is not their gRPC status' usual one: a service's own record of an
+# Idempotency-Key used for another request is the 422 the IETF draft gives it, as at the gateway.
+REASON_STATUS = {"idempotency_conflict": 422}
+
+
 def from_rpc_error(error: grpc.RpcError) -> ApiError:
     code = error.code()
     status = HTTP_STATUS.get(code, 500)
     info = error_info(error)
+    if info is not None and status != 500:
+        status = REASON_STATUS.get(info.reason, status)
     if status == 500 or info is None:
         if status == 500:
             log.error("upstream failure", extra={"grpc_code": code.name})

@@ -53,8 +53,11 @@ class GatewaySettings(RuntimeSettings):
     metrics_port: int = Field(default=9464, ge=0, le=65535)
     # Unset is refused outside FEEDS_ENV=dev; a deployment that serves no host says `[]`.
     host_keys: list[HostKey] = Field(default=None, validate_default=True, validation_alias="TIMELINE_HOST_KEYS")
-    # Host signatures older or newer than this many seconds are refused.
-    signature_tolerance_seconds: int = 300
+    # Host signatures older or newer than this many seconds are refused; a write's signature is
+    # remembered (in Redis) until its timestamp leaves this window, and refused if sent again.
+    signature_tolerance_seconds: int = Field(default=300, ge=1, le=3600)
+    # How long the response to a write with an Idempotency-Key is kept to answer its retries.
+    idempotency_expiry_seconds: int = Field(default=24 * 3600, ge=60)
     # A request body larger than this is a 413 before anything reads, parses or authenticates it; a
     # header block larger than this a 431. (The services' own gRPC limit is 4 MiB.)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
@@ -64,8 +67,9 @@ class GatewaySettings(RuntimeSettings):
     rate_limits_enabled: bool = True
     member_rate_limit: str = "3000/minute"
     host_rate_limit: str = "60000/minute"
-    # Where the rate limits are counted (the services' REDIS_URL and REDIS_NAMESPACE); required while
-    # they are on, except under FEEDS_ENV=dev, where a gateway without Redis counts in its own memory.
+    # Where every replica keeps the rate limits' counts, the host writes' seen signatures and the
+    # Idempotency-Key responses (the services' REDIS_URL and REDIS_NAMESPACE). Required, except under
+    # FEEDS_ENV=dev, where a gateway without Redis counts in its memory and checks neither of the others.
     redis_url: str | None = Field(default=None, validate_default=True, validation_alias="REDIS_URL")
     redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
 
@@ -124,6 +128,7 @@ class GatewaySettings(RuntimeSettings):
     def _redis(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value:
             return check_redis_url(value)
-        if info.data.get("rate_limits_enabled") and not is_dev(info):
-            raise ValueError("required by the rate limits outside FEEDS_ENV=dev (or set GATEWAY_RATE_LIMITS_ENABLED=false)")
+        if not is_dev(info):
+            raise ValueError("required outside FEEDS_ENV=dev: rate limits, replayed host signatures and "
+                             "Idempotency-Key responses are kept there")
         return None

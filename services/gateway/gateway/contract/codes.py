@@ -25,9 +25,10 @@ SCOUT_SERVICE_NUMBERS = (400001, 400002, 400003, 400004, 400005, 404001, 404002,
 # The codes the gateway's routes raise themselves (gateway.auth, gateway.routes); besides these it
 # renders each context's validation code and the generic word per status (gateway.errors).
 ROUTE_CODES: dict[Context, tuple[str, ...]] = {
-    Context.TIMELINE: ("invalid_signature", "invalid_request", "invalid_limit"),
+    Context.TIMELINE: ("invalid_signature", "invalid_request", "invalid_limit", "idempotency_conflict",
+                       "idempotency_in_progress"),
     Context.NEWS: (),
-    Context.SCOUT: (),
+    Context.SCOUT: ("idempotency_conflict", "idempotency_in_progress"),
 }
 
 

@@ -18,7 +18,8 @@ ERROR_TEXT = {
     401: "No valid credentials (member token or host signature).",
     403: "The caller may not act on this resource.",
     404: "No such resource for this caller.",
-    409: "The request clashes with the resource's current state.",
+    409: "The request clashes with the resource's current state (or a request with this Idempotency-Key is still running).",
+    422: "This Idempotency-Key was used for a different request.",
     503: "A service or its store is unavailable right now: nothing was done, retry after Retry-After seconds.",
     504: "A service did not answer in time: the outcome is unknown, retry idempotent requests.",
 }

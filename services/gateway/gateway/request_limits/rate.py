@@ -3,8 +3,9 @@ count (the limits library's sliding window counter). A counted response says whe
 in the IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers); the request
 past the quota is a 429 in the context's envelope with Retry-After.
 
-A Redis outage lets requests through (logged): the limits protect the platform from floods, and
-turning every member and host away while Redis is down would be the bigger outage."""
+A Redis outage lets requests through (logged, after gateway.store's timeout): the limits protect the
+platform from floods, and turning every member and host away while Redis is down would be the
+bigger outage."""
 
 from __future__ import annotations
 
@@ -25,37 +26,28 @@ from gateway.settings import GatewaySettings
 
 log = logging.getLogger("gateway.rate_limits")
 
-# A rate-limit check waits on Redis at most this long before the request goes through uncounted.
-REDIS_TIMEOUT_SECONDS = 1.0
 _SCHEMES = {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}
 
 
 class RateLimits:
-    """The quota of each kind of caller ("member", "host"), each caller counted apart. Made in the
-    application's lifespan: its Redis connections belong to the event loop serving requests."""
+    """The quota of each kind of caller ("member", "host"), each caller counted apart, on the
+    gateway's Redis client (None: in this process's memory)."""
 
-    def __init__(self, settings: GatewaySettings) -> None:
+    def __init__(self, settings: GatewaySettings, client: redis.asyncio.Redis | None) -> None:
         self._enabled = settings.rate_limits_enabled
         self._quotas = {"member": limits.parse(settings.member_rate_limit),
                         "host": limits.parse(settings.host_rate_limit)}
-        self._pool: redis.asyncio.ConnectionPool | None = None
-        if settings.redis_url:
-            self._pool = redis.asyncio.ConnectionPool.from_url(
-                settings.redis_url, socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        if client is not None and settings.redis_url:
             scheme, rest = settings.redis_url.split("://", 1)
             # limits documents `connection_pool` among the client options it passes on, but types
             # those options as scalars.
             storage: MemoryStorage | RedisStorage = RedisStorage(
                 f"{_SCHEMES[scheme]}://{rest}", implementation="redispy",
-                connection_pool=self._pool,  # type: ignore[arg-type]
+                connection_pool=client.connection_pool,  # type: ignore[arg-type]
                 wrap_exceptions=True, key_prefix=f"{settings.redis_namespace}:rate-limits")
         else:
             storage = MemoryStorage()
         self._limiter = SlidingWindowCounterRateLimiter(storage)
-
-    async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.aclose()
 
     async def count(self, request: Request, policy: str, caller: str) -> None:
         if not self._enabled:

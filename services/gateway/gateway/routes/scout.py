@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -114,13 +114,16 @@ def _jobs(request: Request, actor: uuid.UUID):
     return _stub(request, actor, scout_pb2_grpc.JobServiceStub)
 
 
-@router.post("/api/v1/scout/scan", summary="Create a new run for a brief and schedule its scan job",
-             responses=answers.scout(ScoutScan))
-async def scan(request: Request, actor: Member, body: ScanBody) -> JSONResponse:
-    stub, options = _scout(request, actor)
-    response = await stub.Scan(pb.ScanRequest(brief=body.brief.message()), **options)
-    scanned: ScoutScan = {"job": views.job(response.job), "run": views.run(response.run)}
-    return envelopes.scout_data(scanned)
+@router.post("/api/v1/scout/scan", summary="Create a new run for a brief and schedule its scan job "
+             "(a retry with its Idempotency-Key: the first answer)", responses=answers.scout(ScoutScan, 409, 422))
+async def scan(request: Request, actor: Member, body: ScanBody) -> Response:
+    async def create() -> Response:
+        stub, options = _scout(request, actor)
+        response = await stub.Scan(pb.ScanRequest(brief=body.brief.message()), **options)
+        scanned: ScoutScan = {"job": views.job(response.job), "run": views.run(response.run)}
+        return envelopes.scout_data(scanned)
+
+    return await request.app.state.idempotency.run(request, f"member:{actor}", create)
 
 
 @router.post("/api/v1/scout/suggestions", summary="Search terms proposed for a topic, for the member to review",

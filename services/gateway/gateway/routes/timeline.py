@@ -11,7 +11,7 @@ import json
 import uuid
 from typing import Literal, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -100,19 +100,25 @@ def _stubs(request: Request):
             channel.deadline)
 
 
-@router.post("/posts", summary="Publish a post as the viewer (200: an earlier publish with this Idempotency-Key)",
+@router.post("/posts", summary="Publish a post as the viewer (a retry with its Idempotency-Key: the first answer)",
              status_code=201, openapi_extra=_with_body(PostBody, VIEWER),
-             responses=answers.timeline(TimelinePost, 409, success=(200, 201)))
-async def publish_post(request: Request) -> JSONResponse:
+             responses=answers.timeline(TimelinePost, 409, 422, success=(201,)))
+async def publish_post(request: Request) -> Response:
     call, author = await _signed(request, viewer_required=True)
-    body = await _body(request, PostBody)
-    stub, _, deadline = _stubs(request)
-    response = await stub.PublishPost(
-        pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
-                              idempotency_key=request.headers.get("idempotency-key", "")),
-        timeout=deadline, metadata=call_metadata(request, actor=author, tenant=call.tenant_id),
-    )
-    return timeline_data(views.post(response.post), status=200 if response.replayed else 201)
+
+    async def publish() -> Response:
+        body = await _body(request, PostBody)
+        stub, _, deadline = _stubs(request)
+        response = await stub.PublishPost(
+            pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
+                                  idempotency_key=request.headers.get("idempotency-key", "")),
+            timeout=deadline, metadata=call_metadata(request, actor=author, tenant=call.tenant_id),
+        )
+        # A post the service already held under this key (the gateway's record of the first answer
+        # having lapsed) is answered as that first publish was.
+        return timeline_data(views.post(response.post), status=201)
+
+    return await request.app.state.idempotency.run(request, f"host:{call.tenant_id}:{author}", publish)
 
 
 @router.get("/posts/{post_id}", summary="One post (as the viewer sees it, when one is named)", openapi_extra=ANY_VIEWER,
