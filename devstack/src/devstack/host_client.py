@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from collections import deque
@@ -15,6 +16,11 @@ from feeds_runtime.signing import sign
 
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
+# The write signatures this process sent lately (oldest first), whichever Host (thread) sent them.
+_SENT_ORDER: deque[str] = deque()
+_SENT: set[str] = set()
+_SENT_KEPT = 10_000
+_SENT_LOCK = threading.Lock()
 
 
 class Host:
@@ -27,7 +33,6 @@ class Host:
         self.client = httpx.Client(base_url=base_url, timeout=timeout)
         self.key = key
         self.tenant = key["tenant_id"]
-        self._sent_writes: deque[str] = deque(maxlen=1000)
 
     def headers(self, method: str, path: str, *, query: str = "", viewer: uuid.UUID | str | None = None,
                 body: bytes = b"", timestamp: int | None = None, secret: str | None = None,
@@ -41,10 +46,14 @@ class Host:
 
         signature = signature_at(stamp)
         if method.upper() in WRITES and timestamp is None:
-            while signature in self._sent_writes:
-                stamp += 1
-                signature = signature_at(stamp)
-            self._sent_writes.append(signature)
+            with _SENT_LOCK:
+                while signature in _SENT:
+                    stamp += 1
+                    signature = signature_at(stamp)
+                _SENT.add(signature)
+                _SENT_ORDER.append(signature)
+                if len(_SENT_ORDER) > _SENT_KEPT:
+                    _SENT.discard(_SENT_ORDER.popleft())
         return {"X-Activity-Key-Id": self.key["key_id"], "X-Activity-Timestamp": str(stamp),
                 "X-Activity-Viewer": viewer_text, "X-Activity-Signature": signature}
 
