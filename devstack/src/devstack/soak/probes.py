@@ -26,20 +26,25 @@ def _parent_of(pid: int) -> int | None:
     return int(stat.rsplit(")", 1)[1].split()[1])
 
 
-def _descendants(root: int) -> list[int]:
-    """`root` and every process under it (a Dramatiq worker command forks its worker processes)."""
+def _children() -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
     for entry in PROC.iterdir():
         if entry.name.isdigit():
             parent = _parent_of(int(entry.name))
             if parent is not None:
                 children.setdefault(parent, []).append(int(entry.name))
-    found, pending = [], [root]
+    return children
+
+
+def _descendants(root: int, children: dict[int, list[int]]) -> list[int]:
+    """`root`, then every process under it in pid order (a Dramatiq worker command forks its worker
+    processes)."""
+    found, pending = [], list(children.get(root, []))
     while pending:
         pid = pending.pop()
         found.append(pid)
         pending.extend(children.get(pid, []))
-    return sorted(found)
+    return [root, *sorted(found)]
 
 
 def _rss_kib(pid: int) -> int | None:
@@ -54,10 +59,11 @@ def _rss_kib(pid: int) -> int | None:
 
 def resident_memory(group: ProcessGroup) -> dict[str, tuple[int, int]]:
     """{label: (pid, resident KiB)} for every platform process and each process it forked; a forked
-    one is labelled by its parent's name and its rank among the siblings (`timeline-worker/1`)."""
+    one is labelled by the platform process's name and its rank under it (`timeline-worker/1`)."""
     sample: dict[str, tuple[int, int]] = {}
+    children = _children()
     for process in group.processes:
-        for rank, pid in enumerate(_descendants(process.popen.pid)):
+        for rank, pid in enumerate(_descendants(process.popen.pid, children)):
             rss = _rss_kib(pid)
             if rss is not None:
                 sample[process.name if rank == 0 else f"{process.name}/{rank}"] = (pid, rss)
