@@ -16,6 +16,9 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
+from devstack import scout_seed
+from devstack.scout_seed import SeedPost, SeedRun
+
 FIXTURES = Path(__file__).resolve().parents[2] / "services/gateway/gateway/pages/assets/scout/fixtures.json"
 FIXTURE_PREFIX = "00000000"
 
@@ -73,61 +76,37 @@ class ScoutSeed:
             engine.dispose()
 
     def _write(self, connection, runs: list[dict], posts: list[dict]) -> None:
-        for run in runs:
-            self._write_run(connection, run)
-        for post in posts:
-            self._write_post(connection, post)
+        scout_seed.write(connection, [self._run(run) for run in runs], [self._post(post) for post in posts])
 
-    def _write_run(self, connection, run: dict) -> None:
-        run_id, job_id = self.id(run["id"]), self.id(run["job_id"])
-        brief = {"intent": run["intent"], "terms": run.get("terms", [run["intent"]]), "mode": run["mode"],
-                 "target_count": run["target_count"], "theme_key": run["theme_key"]}
+    def _run(self, run: dict) -> SeedRun:
         times = {"created_at": _time(run["created_at"]), "started_at": _time(run.get("started_at")),
                  "completed_at": _time(run.get("completed_at"))}
+        terms = run.get("terms", [run["intent"]])
+        active = run["status"] in ("queued", "running")
         # The job as its worker leaves it: progress counters mirror the run (fixtureJobWire in the mock).
         # An active job was touched just now, as by a worker holding it, so the scheduling watchdog
         # (which fails jobs nobody touches) leaves it alone for the test.
-        updated = (datetime.now(UTC) if run["status"] in ("queued", "running")
+        updated = (datetime.now(UTC) if active
                    else next(t for t in (times["completed_at"], times["started_at"], times["created_at"]) if t))
-        connection.execute(text(
-            "INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, progress, progress_stage,"
-            " progress_stage_number, progress_searched, progress_duplicates, progress_irrelevant, progress_eligible,"
-            " progress_target, created_at, started_at, completed_at, updated_at) VALUES (:id, :owner, 'scout_scan',"
-            " :run, CAST(:payload AS jsonb), :status, :progress, :stage, :stage_number, :searched, :duplicate,"
-            " :irrelevant, :eligible, :target, :created_at, :started_at, :completed_at, :updated_at)"),
-            {"id": job_id, "owner": self.owner, "run": run_id, "status": run["status"],
-             "progress": run.get("job_progress", ""),
-             "stage": run.get("job_progress_stage", "queued" if run["status"] in ("queued", "running")
-                              else "finished"),
-             "stage_number": run.get("job_progress_stage_number", 0), "searched": run["searched_count"],
-             "duplicate": run["duplicate_count"], "irrelevant": run["irrelevant_count"],
-             "eligible": run["eligible_count"],
-             "target": run["target_count"], "updated_at": updated,
-             "payload": json.dumps({"run_id": run_id, "brief": brief}), **times})
-        connection.execute(text(
-            "INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,"
-            " status, searched_count, duplicate_count, irrelevant_count, eligible_count, shortfall_reasons,"
-            " error_summary, source_errors, created_at, started_at, completed_at) VALUES (:id, :owner, :job,"
-            " :theme_key, :theme_label, :intent, :mode, CAST(:terms AS jsonb), :target, :status, :searched,"
-            " :duplicate, :irrelevant, :eligible, :reasons, :error, CAST(:source_errors AS jsonb), :created_at,"
-            " :started_at, :completed_at)"),
-            {"id": run_id, "owner": self.owner, "job": job_id, "theme_key": run["theme_key"],
-             "theme_label": run["theme_label"], "intent": run["intent"], "mode": run["mode"],
-             "terms": json.dumps(run.get("terms", [run["intent"]]), ensure_ascii=False), "target": run["target_count"], "status": run["status"],
-             "searched": run["searched_count"], "duplicate": run["duplicate_count"],
-             "irrelevant": run["irrelevant_count"], "eligible": run["eligible_count"],
-             "reasons": run["shortfall_reasons"], "error": run.get("error_summary", ""),
-             "source_errors": json.dumps({f["source"]: {"kind": f["kind"]} for f in run.get("source_failures", [])}),
-             **times})
+        return SeedRun(
+            self.owner, id=uuid.UUID(self.id(run["id"])), job_id=uuid.UUID(self.id(run["job_id"])),
+            theme_key=run["theme_key"], theme_label=run["theme_label"], intent=run["intent"], mode=run["mode"],
+            terms=terms, target_count=run["target_count"], status=run["status"],
+            searched_count=run["searched_count"], duplicate_count=run["duplicate_count"],
+            irrelevant_count=run["irrelevant_count"], eligible_count=run["eligible_count"],
+            shortfall_reasons=run["shortfall_reasons"], error_summary=run.get("error_summary", ""),
+            source_errors={f["source"]: {"kind": f["kind"]} for f in run.get("source_failures", [])},
+            brief={"intent": run["intent"], "terms": terms, "mode": run["mode"],
+                   "target_count": run["target_count"], "theme_key": run["theme_key"]},
+            job_progress=run.get("job_progress", ""),
+            job_progress_stage=run.get("job_progress_stage", "queued" if active else "finished"),
+            job_progress_stage_number=run.get("job_progress_stage_number", 0), job_progress_target=run["target_count"],
+            job_updated_at=updated, **times)
 
-    def _write_post(self, connection, post: dict) -> None:
-        connection.execute(text(
-            "INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, author, text, match_reason,"
-            " score, posted_at, created_at, outreach_status) VALUES (:id, :owner, :run, :theme_key, :canonical, :url,"
-            " :author, :text, :reason, :score, :posted_at, :created_at, :status)"),
-            {"id": self.id(post["id"]), "owner": self.owner,
-             "run": self.id(post["run_id"]) if post["run_id"] else None,
-             "theme_key": post["theme_key"], "canonical": f"{self.prefix}{post['url'].rsplit('/', 1)[1]}",
-             "url": post["url"], "author": post["author"], "text": post["text"], "reason": post["match_reason"],
-             "score": post["score"], "posted_at": _time(post.get("posted_at")),
-             "created_at": _time(post["created_at"]), "status": post["outreach_status"]})
+    def _post(self, post: dict) -> SeedPost:
+        return SeedPost(
+            self.owner, uuid.UUID(self.id(post["run_id"])) if post["run_id"] else None, post["theme_key"],
+            post["score"], id=uuid.UUID(self.id(post["id"])), canonical_id=f"{self.prefix}{post['url'].rsplit('/', 1)[1]}",
+            url=post["url"], author=post["author"], text=post["text"], match_reason=post["match_reason"],
+            posted_at=_time(post.get("posted_at")), created_at=_time(post["created_at"]),
+            outreach_status=post["outreach_status"])

@@ -5,17 +5,19 @@ search engines answer, per query."""
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from devstack import scout_seed
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.scout_seed import SeedPost, SeedRun
 from devstack.search_api import SearchApi as ThreadsApi
 from devstack.tokens import member_headers
 from feeds_runtime.settings import normalize_database_url
@@ -124,39 +126,27 @@ def other_member(scout_stack: Platform) -> Member:
 
 class Seed:
     """Writes a finished run and its results straight into the schema, as a published scan would
-    have left them, for the tests of reading, ordering and actions."""
+    have left them, for the tests of reading, ordering and actions (devstack.scout_seed)."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
 
     def run(self, owner: uuid.UUID, *, theme_key: str = "theme", status: str = "succeeded", target: int = 20,
-            created_at: str = "now()", posts: list[dict] = ()) -> str:
-        run_id, job_id = uuid.uuid4(), uuid.uuid4()
+            created_at: datetime | str | None = None, posts: list[dict] = ()) -> str:
+        run = SeedRun(owner, theme_key=theme_key, status=status, target_count=target, eligible_count=len(posts),
+                      created_at=created_at)
         with self.engine.begin() as c:
-            c.execute(text("""INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status)
-                              VALUES (:job, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), :status)"""),
-                      {"job": job_id, "owner": owner, "run": run_id, "status": status,
-                       "payload": json.dumps({"run_id": str(run_id)})})
-            c.execute(text(f"""INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms,
-                                   target_count, status, eligible_count, created_at)
-                               VALUES (:run, :owner, :job, :key, :label, :intent, 'topic', '["t"]', :target, :status,
-                                       :eligible, {created_at})"""),
-                      {"run": run_id, "owner": owner, "job": job_id, "key": theme_key, "label": theme_key, "intent": theme_key, "target": target,
-                       "status": status, "eligible": len(posts)})
+            scout_seed.write(c, [run])
             for post in posts:
-                self.post(c, owner, run_id, theme_key, **post)
-        return str(run_id)
+                self.post(c, owner, run.id, theme_key, **post)
+        return str(run.id)
 
     def post(self, c, owner, run_id, theme_key, *, score: float, posted_at: str | None = None,
              status: str = "new", post_id: uuid.UUID | None = None, canonical_id: str | None = None,
              created_at: str | None = None) -> None:
-        c.execute(text("""INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, text, score,
-                              posted_at, outreach_status, created_at)
-                          VALUES (:id, :owner, :run, :key, :cid, :url, 'text', :score, CAST(:posted AS timestamptz),
-                                  :status, coalesce(CAST(:created AS timestamptz), now()))"""),
-                  {"id": post_id or uuid.uuid4(), "owner": owner, "run": run_id, "key": theme_key,
-                   "cid": canonical_id or uuid.uuid4().hex[:11], "url": "https://www.threads.net/t/x", "score": score,
-                   "posted": posted_at, "status": status, "created": created_at})
+        chosen = {name: value for name, value in (("id", post_id), ("canonical_id", canonical_id)) if value is not None}
+        scout_seed.write(c, posts=[SeedPost(owner, run_id, theme_key, score, posted_at=posted_at,
+                                            outreach_status=status, created_at=created_at, **chosen)])
 
     def count(self, sql: str, **params) -> int:
         with self.engine.connect() as c:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from tests.scout.conftest import Member, Seed
 
@@ -110,9 +111,9 @@ def test_page_parameters_are_normalized(member: Member, seed: Seed) -> None:
 
 
 def test_runs_page_newest_first_with_id_tie_break(member: Member, seed: Seed) -> None:
-    same_time = "'2026-07-01T00:00:00Z'"
+    same_time = "2026-07-01T00:00:00Z"
     ids = [seed.run(member.id, theme_key=f"t{i}", created_at=same_time) for i in range(3)]
-    newest = seed.run(member.id, theme_key="newest", created_at="'2026-08-01T00:00:00Z'")
+    newest = seed.run(member.id, theme_key="newest", created_at="2026-08-01T00:00:00Z")
     data = member.ok("GET", "/api/v1/scout/runs", params={"pageSize": 2})
     assert data["pagination"]["pageSize"] == 2 and data["pagination"]["total"] == 4
     listed = data["list"] + member.ok("GET", "/api/v1/scout/runs", params={"page": 2, "pageSize": 2})["list"]
@@ -134,7 +135,7 @@ def test_drafting_again_without_text_keeps_the_saved_draft(member: Member, seed:
 
 
 def test_run_pages_and_their_total_come_together_even_past_the_end(member: Member, seed: Seed) -> None:
-    ids = [seed.run(member.id, created_at=f"now() - interval '{n} minutes'") for n in range(3)]
+    ids = [seed.run(member.id, created_at=datetime.now(UTC) - timedelta(minutes=n)) for n in range(3)]
     with seed.engine.begin() as c:  # and one legacy group
         seed.post(c, member.id, None, "old", score=0.3, created_at="2020-01-01T00:00:00Z")
     first = member.ok("GET", "/api/v1/scout/runs", params={"pageSize": 2})

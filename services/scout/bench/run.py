@@ -15,17 +15,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import tempfile
 import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import grpc
 import psycopg
+from sqlalchemy import create_engine, text
 
-from devstack import infra
+from devstack import infra, scout_seed
 from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
+from devstack.scout_seed import SeedPost, SeedRun
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
+from feeds_runtime.settings import normalize_database_url
 from scout.brief import normalize_brief
 from scout.pipeline.scan import run_scan
 from scout.pipeline.sources.dev import DevSource
@@ -34,6 +40,7 @@ from scout.repositories.posts import RESULT_ORDER
 TERMS = ["炭治郎", "禰豆子", "無限城", "柱訓練", "伊之助", "蝴蝶忍", "竈門家", "鬼殺隊"]
 RUNS, RESULTS_PER_RUN, PAGE_SIZE = 10_000, 40, 8
 REPEATS = 7  # scans per measurement; the median is reported
+OUTREACH = ("new", "drafted", "skipped", "published")
 
 
 def corpus(path: Path) -> None:
@@ -84,28 +91,25 @@ def bench_scan() -> None:
            wall * 1e6 / max(examined, 1), "us", "fetch_only_per_candidate", fetch_wall * 1e6 / max(fetched, 1))
 
 
-SEED_SQL = [
-    """INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status, created_at)
-       SELECT md5('job' || g)::uuid, %(owner)s, 'scout_scan', md5('run' || g)::uuid,
-              jsonb_build_object('run_id', md5('run' || g)::uuid), 'succeeded',
-              now() - make_interval(mins => g)
-       FROM generate_series(1, %(runs)s) g""",
-    """INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms, target_count,
-                               status, eligible_count, searched_count, created_at, started_at, completed_at)
-       SELECT md5('run' || g)::uuid, %(owner)s, md5('job' || g)::uuid, 'theme' || (g %% 50), 'Theme',
-              'intent', 'topic', '["t"]', 40, 'succeeded', %(per_run)s, 120,
-              now() - make_interval(mins => g), now() - make_interval(mins => g), now() - make_interval(mins => g)
-       FROM generate_series(1, %(runs)s) g""",
-    """INSERT INTO scout.posts (id, owner_id, run_id, theme_key, canonical_id, url, author, text, match_reason,
-                                score, posted_at, created_at, outreach_status)
-       SELECT md5('post' || g || '-' || p)::uuid, %(owner)s, md5('run' || g)::uuid, 'theme' || (g %% 50),
-              'C' || g || 'x' || p, 'https://www.threads.net/t/C' || g || 'x' || p, 'author',
-              repeat('鬼滅之刃 ', 20), 'core: 鬼滅之刃', round((random() * 100)::numeric, 0) / 100,
-              CASE WHEN p %% 7 = 0 THEN NULL ELSE now() - make_interval(days => p) END,
-              now() - make_interval(mins => g), (ARRAY['new', 'drafted', 'skipped', 'published'])[1 + p %% 4]
-       FROM generate_series(1, %(runs)s) g, generate_series(1, %(per_run)s) p""",
-    "ANALYZE scout.jobs", "ANALYZE scout.runs", "ANALYZE scout.posts",
-]
+def seed(owner: uuid.UUID) -> tuple[list[SeedRun], Iterator[SeedPost]]:
+    """RUNS succeeded runs of one owner, a minute apart over 50 themes, each with RESULTS_PER_RUN results
+    of mixed scores, post times (one in seven unknown) and outreach states."""
+    now = datetime.now(UTC)
+    rng = random.Random(7)
+    runs = []
+    for g in range(1, RUNS + 1):
+        at = now - timedelta(minutes=g)
+        runs.append(SeedRun(owner, theme_key=f"theme{g % 50}", theme_label="Theme", intent="intent",
+                            target_count=40, eligible_count=RESULTS_PER_RUN, searched_count=120, created_at=at,
+                            started_at=at, completed_at=at, job_progress_stage="finished"))
+    posts = (
+        SeedPost(owner, run.id, run.theme_key, round(rng.random(), 2), canonical_id=f"C{g}x{p}",
+                 url=f"https://www.threads.net/t/C{g}x{p}", author="author", text="鬼滅之刃 " * 20,
+                 match_reason="core: 鬼滅之刃", posted_at=None if p % 7 == 0 else now - timedelta(days=p),
+                 created_at=run.created_at, outreach_status=OUTREACH[p % 4])
+        for g, run in enumerate(runs, start=1) for p in range(1, RESULTS_PER_RUN + 1)
+    )
+    return runs, posts
 
 
 def bench_list_run_posts(runs: int) -> None:
@@ -118,10 +122,17 @@ def bench_list_run_posts(runs: int) -> None:
     try:
         group.run("scout-migrate", python_module("scout", "migrate"))
         owner = uuid.uuid4()
-        with psycopg.connect(infra.libpq_url(url), autocommit=True) as connection:
-            for statement in SEED_SQL:
-                connection.execute(statement, {"owner": owner, "runs": RUNS, "per_run": RESULTS_PER_RUN})
-            run_id = connection.execute("SELECT md5('run' || %s)::uuid", (RUNS // 2,)).fetchone()[0]
+        runs, posts = seed(owner)
+        run_id = runs[RUNS // 2].id
+        engine = create_engine(normalize_database_url(url))
+        try:
+            with engine.begin() as connection:
+                scout_seed.write(connection, runs, posts)
+            with engine.begin() as connection:
+                for table in ("jobs", "runs", "posts"):
+                    connection.execute(text(f"ANALYZE scout.{table}"))
+        finally:
+            engine.dispose()
         group.start("scout-server", python_module("scout", "server"))
         address = f"127.0.0.1:{env['SCOUT_GRPC_PORT']}"
         wait_for(lambda: grpc_serving(address), "scout SERVING", group)
