@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from devstack.configuration import settings_classes
+
 # Where PostgreSQL and Redis would be: settings are checked before anything connects.
 INFRA = {"DATABASE_URL": "postgresql://feeds@127.0.0.1:1/feeds", "REDIS_URL": "redis://127.0.0.1:1/0"}
 GOOD = "0123456789abcdef" * 4
@@ -65,28 +67,23 @@ def test_gateway_refuses_short_secrets():
 def test_production_settings_load_once_the_secrets_are_set(monkeypatch):
     """The other side: real secrets (and a JWKS in place of a token secret, no host keys for a gateway
     that serves no host) are a configuration production accepts."""
-    from gateway.settings import GatewaySettings
-    from news.settings import NewsSettings
-    from timeline.settings import TimelineSettings
-
+    settings = settings_classes()
     monkeypatch.delenv("FEEDS_ENV")
     for key, value in {**INFRA, "TIMELINE_CURSOR_SECRET": GOOD, "NEWS_CURSOR_SECRET": GOOD[::-1],
                        "GATEWAY_JWKS_URL": "https://id.example.com/jwks.json", "TIMELINE_HOST_KEYS": "[]"}.items():
         monkeypatch.setenv(key, value)
-    assert TimelineSettings().cursor_secret.get_secret_value() == GOOD
-    assert NewsSettings().cursor_secret.get_secret_value() == GOOD[::-1]
-    gateway = GatewaySettings()
+    assert settings["timeline"]().cursor_secret.get_secret_value() == GOOD
+    assert settings["news"]().cursor_secret.get_secret_value() == GOOD[::-1]
+    gateway = settings["gateway"]()
     assert gateway.feeds_env == "production" and gateway.host_keys == []
 
 
 def test_dev_keeps_its_conveniences(monkeypatch):
-    from gateway.settings import GatewaySettings
-    from timeline.settings import TimelineSettings
-
+    settings = settings_classes()
     monkeypatch.setenv("FEEDS_ENV", "dev")
     for key, value in INFRA.items():
         monkeypatch.setenv(key, value)
     for key in ("TIMELINE_CURSOR_SECRET", "TIMELINE_HOST_KEYS", "GATEWAY_JWT_SECRET", "GATEWAY_JWKS_URL"):
         monkeypatch.delenv(key, raising=False)
-    assert TimelineSettings().cursor_secret.get_secret_value() == "timeline-dev-cursor-secret"
-    assert GatewaySettings().host_keys == []
+    assert settings["timeline"]().cursor_secret.get_secret_value() == "timeline-dev-cursor-secret"
+    assert settings["gateway"]().host_keys == []

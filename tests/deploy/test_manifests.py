@@ -10,6 +10,7 @@ import re
 import kubernetes_validate
 import pytest
 
+from devstack.configuration import settings_classes
 from tests.deploy.dockerfiles import entrypoint
 from tests.deploy.support import (
     BASES,
@@ -362,11 +363,7 @@ PRODUCTION_SECRETS = {
 def test_production_processes_start_with_the_secrets_deploy_readme_lists(rendered, service, monkeypatch):
     """Production refuses to start on a missing secret: the production overlay's ConfigMaps and the
     Secret's keys are all each process needs (the gateway verifies member tokens through the JWKS)."""
-    from gateway.settings import GatewaySettings
-    from news.settings import NewsSettings
-    from timeline.settings import TimelineSettings
-
-    settings_class = {"timeline": TimelineSettings, "news": NewsSettings, "gateway": GatewaySettings}[service]
+    settings_class = settings_classes()[service]
     objects = rendered["overlays/production"]
     pods = [pod for workload, pod in pod_specs(objects) if service_of(workload) == service]
     assert pods
