@@ -96,8 +96,9 @@ class ScoutSeed:
             irrelevant_count=run["irrelevant_count"], eligible_count=run["eligible_count"],
             shortfall_reasons=run["shortfall_reasons"], error_summary=run.get("error_summary", ""),
             source_errors={f["source"]: {"kind": f["kind"]} for f in run.get("source_failures", [])},
-            brief={"intent": run["intent"], "terms": terms, "mode": run["mode"],
-                   "target_count": run["target_count"], "theme_key": run["theme_key"]},
+            payload={"run_id": self.id(run["id"]), "brief": {
+                "intent": run["intent"], "terms": terms, "mode": run["mode"], "target_count": run["target_count"],
+                "theme_key": run["theme_key"]}},
             job_progress=run.get("job_progress", ""),
             job_progress_stage=run.get("job_progress_stage", "queued" if active else "finished"),
             job_progress_stage_number=run.get("job_progress_stage_number", 0), job_progress_target=run["target_count"],

@@ -15,8 +15,10 @@ import httpx
 import redis
 from sqlalchemy import text
 
+from devstack import scout_seed
 from devstack.infra import free_port
 from devstack.processes import grpc_serving, http_ok, python_module, wait_for
+from devstack.scout_seed import SeedRun
 from scout.scan.executor import scan_lock_key
 from devstack.search_api import graph_error
 from tests.scout.conftest import SERP_KEY, THREADS_TOKEN, JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
@@ -326,16 +328,10 @@ def _queue_job(seed: Seed, owner, brief: dict, *, payload_run: str | None = None
     payload = {"run_id": payload_run or str(run_id), "brief": {
         "theme_key": "t", "theme_label": "t", "intent": brief["intent"], "mode": "topic", "brand_id": None,
         "terms": brief["terms"], "target_count": brief["target_count"]}}
+    run = SeedRun(owner, id=run_id, job_id=job_id, theme_key="t", intent=brief["intent"], terms=brief["terms"],
+                  target_count=brief["target_count"], status="queued", payload=payload)
     with seed.engine.begin() as c:
-        c.execute(text("""INSERT INTO scout.jobs (id, owner_id, template_type, ref_id, payload, status)
-                          VALUES (:job, :owner, 'scout_scan', :run, CAST(:payload AS jsonb), 'queued')"""),
-                  {"job": job_id, "owner": owner, "run": run_id, "payload": json.dumps(payload)})
-        c.execute(text("""INSERT INTO scout.runs (id, owner_id, job_id, theme_key, theme_label, intent, mode, terms,
-                              target_count, status)
-                          VALUES (:run, :owner, :job, 't', 't', :intent, 'topic', CAST(:terms AS jsonb), :target,
-                                  'queued')"""),
-                  {"run": run_id, "owner": owner, "job": job_id, "intent": brief["intent"],
-                   "terms": json.dumps(brief["terms"]), "target": brief["target_count"]})
+        scout_seed.write(c, [run])
         c.execute(text("""INSERT INTO scout.outbox (queue_name, actor_name, args)
                           VALUES ('scout.scan', 'scout.scan_run', CAST(:args AS jsonb))"""),
                   {"args": json.dumps([str(job_id), str(message_owner or owner)])})

@@ -45,8 +45,9 @@ class SeedRun:
     created_at: datetime | str | None = None
     started_at: datetime | str | None = None
     completed_at: datetime | str | None = None
-    # The job as its worker leaves it: the brief of its payload, its step and its counters (the run's).
-    brief: dict[str, Any] | None = None
+    # The job as its worker leaves it: its payload (None: the run's id alone; a scan writes the brief
+    # beside it), its step and its counters (the run's).
+    payload: dict[str, Any] | None = None
     job_progress: str = ""
     job_progress_stage: str = "queued"
     job_progress_stage_number: int = 0
@@ -119,7 +120,7 @@ def _run_row(run: SeedRun) -> dict[str, Any]:
     row["theme_label"] = run.theme_key if run.theme_label is None else run.theme_label
     row["intent"] = run.theme_key if run.intent is None else run.intent
     row["terms"], row["shortfall_reasons"] = list(run.terms), list(run.shortfall_reasons)
-    row["payload"] = {"run_id": str(run.id), **({"brief": run.brief} if run.brief is not None else {})}
+    row["payload"] = {"run_id": str(run.id)} if run.payload is None else run.payload
     return row
 
 
