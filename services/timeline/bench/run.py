@@ -6,7 +6,9 @@
    Baselines: the raw SQL page query, and a no-op round trip through the same transport
    (TimelineAdmin.Ping; GET /api/v1/timeline/ping through the gateway).
 3. The cost of metrics: the REST home page p50 through a gateway and timeline server with metrics on
-   (as deployed), against a second pair with metrics off, sampled in alternating blocks.
+   (as deployed), against a second pair with metrics off, sampled in alternating blocks. The cost of
+   traces the same way: a pair exporting every span over OTLP (to a local receiver) against the
+   pair with metrics on and tracing off.
 4. The same REST page for a viewer following 5 big (pulled) and 200 normal authors. Baseline: the
    page of a viewer following only the same 200 normal authors.
 5. Hybrid fan-out: publish → the post is on a sampled follower's home page, for a 1M-follower
@@ -27,8 +29,10 @@ import json
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import grpc
@@ -198,14 +202,14 @@ def bench_home(platform: Platform, stub, admin, conn, runs: int) -> None:
                           "p99_ms": round(percentile(samples, 99), 3)}), flush=True)
 
 
-def bench_metrics_overhead(metered: Platform, unmetered: Platform, conn: psycopg.Connection, runs: int,
-                           blocks: int = 10) -> None:
-    """REST home page p50 with metrics on, against metrics off; blocks alternate so load drifting on
-    the machine falls on both alike."""
+def bench_overhead(figure: str, on: Platform, off: Platform, baseline: str, conn: psycopg.Connection, runs: int,
+                   blocks: int = 10) -> None:
+    """REST home page p50 through `on` against `off`; blocks alternate so load drifting on the
+    machine falls on both alike."""
     viewer = uuid.uuid4()
     seed_home(conn, viewer)
     samples: dict[str, list[float]] = {"on": [], "off": []}
-    hosts = {"on": Host(metered.gateway_url, HOST_KEY, timeout=10), "off": Host(unmetered.gateway_url, HOST_KEY, timeout=10)}
+    hosts = {"on": Host(on.gateway_url, HOST_KEY, timeout=10), "off": Host(off.gateway_url, HOST_KEY, timeout=10)}
     try:
         for block in range(blocks):
             for key in ("on", "off") if block % 2 == 0 else ("off", "on"):
@@ -215,8 +219,28 @@ def bench_metrics_overhead(metered: Platform, unmetered: Platform, conn: psycopg
     finally:
         for host in hosts.values():
             host.close()
-    record("timeline_home_rest_metrics_on_p50", {"page_size": PAGE, "viewer_entries": HOME_ENTRIES, "runs": runs},
-           "p50_latency", percentile(samples["on"], 50), "ms", "metrics_off", percentile(samples["off"], 50))
+    record(figure, {"page_size": PAGE, "viewer_entries": HOME_ENTRIES, "runs": runs},
+           "p50_latency", percentile(samples["on"], 50), "ms", baseline, percentile(samples["off"], 50))
+
+
+class TraceReceiver:
+    """Accepts OTLP/HTTP exports and drops them: the traced pair pays for recording and sending
+    every span, as it would to a collector."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            self.send_response(200)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    def __init__(self) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.Handler)
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
 def seed_mixed(conn: psycopg.Connection, mixed: uuid.UUID, normal_only: uuid.UUID) -> None:
@@ -348,8 +372,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     parser.add_argument("--repeats", type=int, default=5, help="posts fanned out per follower count and worker count")
     parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
-    parser.add_argument("--only", default="home,metrics,mixed,fanout,hybrid,window",
-                        help="comma-separated figures to measure (home, metrics, mixed, fanout, hybrid, window)")
+    parser.add_argument("--only", default="home,metrics,traces,mixed,fanout,hybrid,window",
+                        help="comma-separated figures to measure (home, metrics, traces, mixed, fanout, hybrid, window)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -365,14 +389,21 @@ def main() -> None:
     # Metrics on, as deployed; a second server and gateway without them for the overhead figure.
     platform = Platform(group, ports=Ports.free(metrics=True), extra_env=env)
     unmetered = Platform(group, ports=Ports.free(), extra_env=env)
+    # Metrics on and every span exported, for the cost of traces.
+    receiver = TraceReceiver()
+    otel = {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint}
+    traced = Platform(group, ports=Ports.free(metrics=True),
+                      extra_env={"gateway": {**env["gateway"], **otel}, "timeline": {**env["timeline"], **otel}})
     try:
         group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))
         platform.start_service("timeline", ("server", "relay"))
         platform.start_gateway()
         group.start("timeline-server-unmetered", python_module("timeline", "server"), unmetered.service_env("timeline"))
         unmetered.start_gateway("gateway-unmetered")
+        group.start("timeline-server-traced", python_module("timeline", "server"), traced.process_env("timeline", "server"))
+        traced.start_gateway("gateway-traced")
         address = platform.grpc_address("timeline")
-        for each in (platform, unmetered):
+        for each in (platform, unmetered, traced):
             wait_for(lambda each=each: grpc_serving(each.grpc_address("timeline")), "timeline SERVING", group)
             wait_for(lambda each=each: http_ok(f"{each.gateway_url}/healthz"), "gateway", group)
         channel = grpc.insecure_channel(address)
@@ -382,7 +413,9 @@ def main() -> None:
             if "home" in only:
                 bench_home(platform, stub, admin, conn, args.runs)
             if "metrics" in only:
-                bench_metrics_overhead(platform, unmetered, conn, args.runs)
+                bench_overhead("timeline_home_rest_metrics_on_p50", platform, unmetered, "metrics_off", conn, args.runs)
+            if "traces" in only:
+                bench_overhead("timeline_home_rest_traces_on_p50", traced, platform, "traces_off", conn, args.runs)
             if "mixed" in only:
                 bench_home_mixed(platform, conn, args.runs)
             for number, workers in enumerate(int(w) for w in args.workers.split(",")):
