@@ -122,12 +122,12 @@ def bench_list_run_posts(runs: int) -> None:
     try:
         group.run("scout-migrate", python_module("scout", "migrate"))
         owner = uuid.uuid4()
-        runs, posts = seed(owner)
-        run_id = runs[RUNS // 2].id
+        seeded, posts = seed(owner)
+        run_id = seeded[RUNS // 2].id
         engine = create_engine(normalize_database_url(url))
         try:
             with engine.begin() as connection:
-                scout_seed.write(connection, runs, posts)
+                scout_seed.write(connection, seeded, posts)
             with engine.begin() as connection:
                 for table in ("jobs", "runs", "posts"):
                     connection.execute(text(f"ANALYZE scout.{table}"))
