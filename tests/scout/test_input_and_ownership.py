@@ -101,7 +101,7 @@ def test_another_owners_ids_are_not_found_on_every_route(member: Member, other_m
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": -1}, 400002),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 0}, 400002),        # 0 is below the minimum
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": True}, 400000),     # a boolean is not a count
-    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 5.0}, 400000),
+    ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": 5.5}, 400000),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "5"}, 400000),
     ({"intent": "鬼滅之刃", "terms": ["鬼滅"], "target_count": "many"}, 400000),
     ({"intent": "鬼滅之刃", "terms": "鬼滅"}, 400000),

@@ -31,6 +31,16 @@ MAX_KEY_CHARS = 255
 PENDING_SECONDS = 120
 
 
+# The header as the OpenAPI document states it: what `_valid` accepts, with no space at either end
+# (HTTP trims them).
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "maxLength": MAX_KEY_CHARS, "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$"},
+    "description": "A retry with the same key and request answers as the first did (kept GATEWAY_IDEMPOTENCY_EXPIRY_SECONDS, 24 h by default); the same key "
+                   "with another request is a 422, while the first still runs a 409.",
+}
+
+
 def _valid(key: str) -> bool:
     return 0 < len(key) <= MAX_KEY_CHARS and key.isascii() and key.isprintable()
 

@@ -44,7 +44,7 @@ class NewsFeedItem(TypedDict):
     title: str
     excerpt: str
     categoryId: Uuid | None
-    publishedAt: DateTime
+    publishedAt: DateTime | None  # None on a draft its writer reads
     author: NewsAuthor | None
     company: NewsCompany | None
 
@@ -111,7 +111,7 @@ def feed_item(item: common_pb2.PostFeedItem) -> NewsFeedItem:
         "title": item.title,
         "excerpt": item.excerpt,
         "categoryId": _or_none(item.category_id),
-        "publishedAt": item.published_at,
+        "publishedAt": _or_none(item.published_at),
         "author": None,
         "company": None,
     }

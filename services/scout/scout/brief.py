@@ -12,7 +12,7 @@ from scout import codes
 MODES = ("topic", "activity", "brand")
 DEFAULT_TARGET, MIN_TARGET, MAX_TARGET = 20, 1, 40
 MAX_RECENT_DAYS = 365
-MAX_TERMS, MAX_TERM_CHARS, MAX_INTENT_CHARS, MAX_KEY_CHARS, MAX_LABEL_CHARS = 10, 100, 500, 200, 200
+MAX_TERMS, MAX_TERM_CHARS, MAX_INTENT_CHARS, MAX_KEY_CHARS, MAX_LABEL_CHARS, MAX_BRAND_CHARS = 10, 100, 500, 200, 200, 100
 
 
 @dataclass(frozen=True)
@@ -54,13 +54,15 @@ def theme_key_of(intent: str) -> str:
 
 
 def validate_theme_key(raw: str) -> str:
-    key = _clean(raw)
+    key = _clean(raw) if len(raw) <= MAX_KEY_CHARS else ""
     if not key or len(key) > MAX_KEY_CHARS or _has_control(key):
         raise codes.invalid_brief(f"theme_key must be 1..{MAX_KEY_CHARS} printable characters")
     return key
 
 
 def validate_intent(raw: str) -> str:
+    if len(raw) > MAX_INTENT_CHARS:  # as sent (what the API documents), and again once cleaned
+        raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} characters")
     intent = _clean(raw)
     if not intent:
         raise codes.invalid_brief("intent is required")
@@ -72,6 +74,14 @@ def validate_intent(raw: str) -> str:
 def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str, brand_id: str,
                     terms: list[str], target_count: int | None, recent_days: int | None = None) -> Brief:
     intent = validate_intent(intent)
+    # As for the intent: lengths and the count of terms as sent, before trimming and merging repeats.
+    for name, value, most in (("theme_key", theme_key, MAX_KEY_CHARS), ("theme_label", theme_label, MAX_LABEL_CHARS),
+                              ("brand_id", brand_id, MAX_BRAND_CHARS),
+                              *(("each term", term, MAX_TERM_CHARS) for term in terms)):
+        if len(value) > most:
+            raise codes.invalid_brief(f"{name} must be at most {most} characters")
+    if len(terms) > MAX_TERMS:
+        raise codes.invalid_brief(f"between 1 and {MAX_TERMS} approved terms are required")
     cleaned_terms: list[str] = []
     for term in terms:
         term = _clean(term)
@@ -85,8 +95,8 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
     if mode not in MODES:
         raise codes.invalid_brief(f"mode must be one of {', '.join(MODES)}")
     brand = _clean(brand_id) or None
-    if brand is not None and (len(brand) > 100 or _has_control(brand)):
-        raise codes.invalid_brief("brand_id must be at most 100 printable characters")
+    if brand is not None and (len(brand) > MAX_BRAND_CHARS or _has_control(brand)):
+        raise codes.invalid_brief(f"brand_id must be at most {MAX_BRAND_CHARS} printable characters")
     if mode == "brand" and brand is None:
         raise codes.invalid_brief("brand mode needs a brand_id")
     if target_count is None:  # omitted: the default; 0 is a value, below the minimum

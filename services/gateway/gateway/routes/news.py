@@ -8,7 +8,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic.json_schema import JsonDict
 
 from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc, posts_pb2, posts_pb2_grpc, subscriptions_pb2, subscriptions_pb2_grpc
 from gateway import envelopes, news_views
@@ -16,7 +17,7 @@ from gateway.bodies import StrictJsonRoute
 from gateway.auth import member, member_or_guest
 from gateway.clients import call_metadata
 from gateway.contract import responses as answers
-from gateway.contract.fields import UuidPath
+from gateway.contract.fields import NIL_UUID, NewsUuidPath, pattern, visible_text
 from gateway.news_views import (
     NewsGlobalFeed,
     NewsPost,
@@ -35,10 +36,22 @@ IDEMPOTENT_READS: dict[str, list[str]] = {
 }
 
 
-class SubscribeBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+NEWS_ID: JsonDict = {"type": "string", "format": "uuid", "not": {"const": NIL_UUID}}
+ABSENT: JsonDict = {"type": "null"}
 
-    targetKind: StrictStr
+
+class SubscribeBody(BaseModel):
+    """Exactly the id the kind names: an Author's targetUserId (never the member's own), or a Company's
+    targetCompanyId; the other one absent or null."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"properties": {"targetKind": {"const": "Author"}, "targetUserId": NEWS_ID, "targetCompanyId": ABSENT},
+         "required": ["targetKind", "targetUserId"]},
+        {"properties": {"targetKind": {"const": "Company"}, "targetCompanyId": NEWS_ID, "targetUserId": ABSENT},
+         "required": ["targetKind", "targetCompanyId"]},
+    ]})
+
+    targetKind: StrictStr = Field(json_schema_extra={"enum": ["Author", "Company"]})
     targetUserId: StrictStr | None = None
     targetCompanyId: StrictStr | None = None
 
@@ -50,15 +63,15 @@ class NewsPostBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    title: StrictStr
-    body: StrictStr
-    categoryId: StrictStr | None = None
+    title: StrictStr = Field(json_schema_extra=pattern(visible_text, maxLength=200))
+    body: StrictStr = Field(json_schema_extra=pattern(visible_text, maxLength=20_000))
+    categoryId: StrictStr | None = Field(None, json_schema_extra=NEWS_ID)
 
 
 # Page sizes as docs/news.md fixes them (the service checks them too).
 SubscriptionsLimit = Query(None, ge=1, le=100, description="Subscriptions per page, 1..100; 50 when omitted.")
 FeedLimit = Query(None, ge=1, le=30, description="Posts per page, 1..30; 20 when omitted.")
-CategoryId = Annotated[str | None, WithJsonSchema({"type": "string", "format": "uuid"}),
+CategoryId = Annotated[str | None, WithJsonSchema(NEWS_ID),
                       Query(description="Only posts of this category.")]
 
 
@@ -106,7 +119,7 @@ async def list_subscriptions(
 
 @router.delete("/api/v1/subscriptions/{subscription_id}", status_code=204, summary="Unsubscribe (idempotent)",
                responses=answers.news(None, 403, 404, success=(204,)))
-async def unsubscribe(request: Request, subscription_id: UuidPath, caller: uuid.UUID = Depends(member)) -> Response:
+async def unsubscribe(request: Request, subscription_id: NewsUuidPath, caller: uuid.UUID = Depends(member)) -> Response:
     message = subscriptions_pb2.UnsubscribeRequest(subscription_id=subscription_id)
     await _subscriptions(request).Unsubscribe(message, **_call(request, caller))
     return envelopes.news_body(None, status=204)
@@ -138,7 +151,7 @@ async def global_feed(
 
 @router.get("/api/v1/news/posts/{post_id}", summary="One published post, open to guests",
             responses=answers.news(NewsPostDetail, 404))
-async def get_post(request: Request, post_id: UuidPath, caller: uuid.UUID | None = Depends(member_or_guest)) -> Response:
+async def get_post(request: Request, post_id: NewsUuidPath, caller: uuid.UUID | None = Depends(member_or_guest)) -> Response:
     response = await _feeds(request).GetPost(feeds_pb2.GetPostRequest(post_id=post_id), **_call(request, caller))
     return envelopes.news_body(news_views.post_detail(response.post, response.body))
 
@@ -153,7 +166,7 @@ async def create_post(request: Request, body: NewsPostBody, caller: uuid.UUID = 
 
 @router.put("/api/v1/news/posts/{post_id}", summary="Replace a post's title, body and category",
             responses=answers.news(NewsPost, 403, 404))
-async def update_post(request: Request, post_id: UuidPath, body: NewsPostBody, caller: uuid.UUID = Depends(member)) -> Response:
+async def update_post(request: Request, post_id: NewsUuidPath, body: NewsPostBody, caller: uuid.UUID = Depends(member)) -> Response:
     message = posts_pb2.UpdatePostRequest(post_id=post_id, title=body.title, body=body.body, category_id=body.categoryId)
     response = await _posts(request).UpdatePost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))
@@ -161,14 +174,14 @@ async def update_post(request: Request, post_id: UuidPath, body: NewsPostBody, c
 
 @router.post("/api/v1/news/posts/{post_id}/publish", summary="Publish a post (idempotent)",
              responses=answers.news(NewsPost, 403, 404))
-async def publish_post(request: Request, post_id: UuidPath, caller: uuid.UUID = Depends(member)) -> Response:
+async def publish_post(request: Request, post_id: NewsUuidPath, caller: uuid.UUID = Depends(member)) -> Response:
     response = await _posts(request).PublishPost(posts_pb2.PublishPostRequest(post_id=post_id), **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))
 
 
 @router.post("/api/v1/news/posts/{post_id}/unpublish", summary="Unpublish a post (idempotent)",
              responses=answers.news(NewsPost, 403, 404))
-async def unpublish_post(request: Request, post_id: UuidPath, caller: uuid.UUID = Depends(member)) -> Response:
+async def unpublish_post(request: Request, post_id: NewsUuidPath, caller: uuid.UUID = Depends(member)) -> Response:
     message = posts_pb2.UnpublishPostRequest(post_id=post_id)
     response = await _posts(request).UnpublishPost(message, **_call(request, caller))
     return envelopes.news_body(news_views.post(response.post))

@@ -4,11 +4,11 @@ envelope, every call scoped by the service to the signed-in owner."""
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
 from feeds.scout.v1 import scout_pb2 as pb
 from feeds.scout.v1 import scout_pb2_grpc
@@ -16,8 +16,9 @@ from gateway import envelopes, scout_views as views
 from gateway.bodies import StrictJsonRoute
 from gateway.auth import member
 from gateway.clients import call_metadata
+from gateway.idempotency import IDEMPOTENCY_KEY
 from gateway.contract import responses as answers
-from gateway.contract.fields import UuidPath
+from gateway.contract.fields import UuidPath, no_nul, pattern, printable_or_blank, printable_text
 from gateway.scout_views import (
     ScoutDone,
     ScoutHomework,
@@ -44,24 +45,60 @@ IDEMPOTENT_READS: dict[str, list[str]] = {
 }
 
 INT32_MAX = 2**31 - 1
+MODES = ("topic", "activity", "brand")
+MAX_THEME_KEY = 200
+# A theme key in the path: printable, and no "/" (which would end the segment).
+ThemeKey = Annotated[str, Path(json_schema_extra=lambda schema: schema.update(
+    pattern=printable_text().replace("]", "/]"), maxLength=MAX_THEME_KEY))]
+ThemeKeyFilter = Annotated[str, Query(json_schema_extra=lambda schema: schema.update(
+    pattern=f"^\\s*$|{printable_text()}", maxLength=MAX_THEME_KEY), description="Blank: every theme.")]
 PageNumber = Annotated[int, Query(description="Page number; below 1 means 1.")]
 PageSize = Annotated[int, Query(alias="pageSize", description="Items per page; below 1 means the default, at most 50.")]
 
 
-class BriefBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+# The brief's rules are the service's (scout.brief, docs/scout.md), with its own codes (400001, 400002):
+# the gateway only bounds sizes, more loosely, and the document states each rule. Text is trimmed;
+# what remains must be visible and hold no control character.
+BRAND_MODE = "^\\s*brand\\s*$"
 
-    intent: str = Field(max_length=2000, description="The member's original intent.")
-    terms: list[str] = Field(max_length=50, description="Approved search terms.")
-    theme_key: str = Field(default="", max_length=1000)
-    theme_label: str = Field(default="", max_length=2000)
-    mode: str = Field(default="", max_length=100, description="topic (default), activity or brand.")
-    brand_id: str | None = Field(default=None, max_length=1000)
-    # A JSON integer only (no true, "5" or 5.0); out of 1..40 is the service's 400002.
-    target_count: StrictInt | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+
+def _whole_number(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# A JSON integer as JSON Schema counts them: 5 or 5.0, never true, "5" or 5.5.
+JsonInteger = Annotated[int, BeforeValidator(_whole_number), Strict()]
+
+
+class BriefBody(BaseModel):
+    """A brief: the intent and approved terms must name a topic beyond colloquial words (推薦, 心得);
+    brand mode needs a brand_id."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=lambda schema: schema.update({
+        "if": {"properties": {"mode": {"pattern": BRAND_MODE}}, "required": ["mode"]},
+        "then": {"properties": {"brand_id": {"type": "string", "pattern": printable_text()}}, "required": ["brand_id"]}}))
+
+    intent: str = Field(max_length=2000, description="The member's original intent.",
+                        json_schema_extra=pattern(printable_text, maxLength=500))
+    terms: list[str] = Field(max_length=50, description="Approved search terms.",
+                             json_schema_extra=lambda schema: schema.update(
+                                 minItems=1, maxItems=10,
+                                 items={"type": "string", "pattern": printable_text(), "maxLength": 100}))
+    theme_key: str = Field(default="", max_length=1000, description="Blank: derived from the intent.",
+                           json_schema_extra=pattern(printable_or_blank, maxLength=200))
+    theme_label: str = Field(default="", max_length=2000, description="Blank: the intent.",
+                             json_schema_extra=pattern(printable_or_blank, maxLength=200))
+    mode: str = Field(default="", max_length=100, description="topic (blank means topic), activity or brand.",
+                      json_schema_extra={"pattern": "^\\s*(topic|activity|brand)?\\s*$"})
+    brand_id: str | None = Field(default=None, max_length=1000,
+                                 json_schema_extra=pattern(printable_or_blank, maxLength=100))
+    # Out of 1..40 is the service's 400002.
+    target_count: JsonInteger | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+                                           json_schema_extra={"minimum": 1, "maximum": 40},
                                            description="Eligible results wanted, 1..40; omitted or null means 20.")
     # Out of 1..365 is the service's invalid brief.
-    recent_days: StrictInt | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+    recent_days: JsonInteger | None = Field(default=None, ge=-INT32_MAX, le=INT32_MAX,
+                                          json_schema_extra={"minimum": 1, "maximum": 365},
                                           description="Only posts of the last 1..365 days, newest first; "
                                                       "omitted or null means any age.")
 
@@ -69,6 +106,12 @@ class BriefBody(BaseModel):
         return pb.Brief(intent=self.intent, terms=self.terms, theme_key=theme_key or self.theme_key,
                         theme_label=self.theme_label, mode=self.mode, brand_id=self.brand_id or "",
                         target_count=self.target_count, recent_days=self.recent_days)
+
+
+class HomeworkBody(BriefBody):
+    """A brief saved as the theme's homework: the path names the theme."""
+
+    theme_key: str = Field(default="", max_length=1000, description="Ignored: the path names the theme.")
 
 
 class ScanBody(BaseModel):
@@ -86,7 +129,7 @@ class SuggestionsBody(BaseModel):
 class DraftBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    draft_text: str | None = Field(default=None, max_length=5000,
+    draft_text: str | None = Field(default=None, max_length=5000, json_schema_extra=pattern(no_nul),
                                    description="The reply to save; omitted keeps the saved draft.")
 
 
@@ -115,7 +158,8 @@ def _jobs(request: Request, actor: uuid.UUID):
 
 
 @router.post("/api/v1/scout/scan", summary="Create a new run for a brief and schedule its scan job "
-             "(a retry with its Idempotency-Key: the first answer)", responses=answers.scout(ScoutScan, 409, 422))
+             "(a retry with its Idempotency-Key: the first answer)", responses=answers.scout(ScoutScan, 409, 422),
+             openapi_extra={"parameters": [IDEMPOTENCY_KEY]})
 async def scan(request: Request, actor: Member, body: ScanBody) -> Response:
     async def create() -> Response:
         stub, options = _scout(request, actor)
@@ -137,8 +181,8 @@ async def suggest_terms(request: Request, actor: Member, body: SuggestionsBody) 
 
 @router.get("/api/v1/scout/runs", summary="Runs of the member, newest first", responses=answers.scout(ScoutRunList))
 async def list_runs(request: Request, actor: Member, page: PageNumber = 1, page_size: PageSize = 0,
-                    brand_id: Annotated[str, Query(max_length=1000)] = "",
-                    mode: Annotated[str, Query(max_length=100)] = "") -> JSONResponse:
+                    brand_id: Annotated[str, Query(max_length=100, json_schema_extra=pattern(no_nul))] = "",
+                    mode: Annotated[str, Query(json_schema_extra={"enum": ["", *MODES]})] = "") -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListRuns(pb.ListRunsRequest(page=_page(page, page_size), brand_id=brand_id, mode=mode),
                                    **options)
@@ -173,7 +217,7 @@ async def delete_run(request: Request, actor: Member, run_id: UuidPath) -> JSONR
 @router.get("/api/v1/scout/posts", summary="Legacy list of all the member's results",
             responses=answers.scout(ScoutPostList))
 async def list_posts(request: Request, actor: Member, page: PageNumber = 1, page_size: PageSize = 0,
-                     theme_key: Annotated[str, Query(max_length=1000)] = "") -> JSONResponse:
+                     theme_key: ThemeKeyFilter = "") -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.ListPosts(pb.ListPostsRequest(page=_page(page, page_size), theme_key=theme_key), **options)
     return envelopes.scout_data(views.post_list(response))
@@ -181,7 +225,7 @@ async def list_posts(request: Request, actor: Member, page: PageNumber = 1, page
 
 @router.delete("/api/v1/scout/themes/{theme_key}", summary="Legacy delete of a theme's finished runs and results",
                responses=answers.scout(ScoutThemeDeleted))
-async def delete_theme(request: Request, actor: Member, theme_key: str) -> JSONResponse:
+async def delete_theme(request: Request, actor: Member, theme_key: ThemeKey) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.DeleteTheme(pb.DeleteThemeRequest(theme_key=theme_key), **options)
     deleted: ScoutThemeDeleted = {"ok": True, "deleted_runs": response.deleted_runs,
@@ -199,7 +243,7 @@ async def list_homework(request: Request, actor: Member) -> JSONResponse:
 
 
 @router.put("/api/v1/scout/homework/{theme_key}", summary="Save the homework of one theme", responses=answers.scout(ScoutHomework))
-async def put_homework(request: Request, actor: Member, theme_key: str, body: BriefBody) -> JSONResponse:
+async def put_homework(request: Request, actor: Member, theme_key: ThemeKey, body: HomeworkBody) -> JSONResponse:
     stub, options = _scout(request, actor)
     response = await stub.PutHomework(pb.PutHomeworkRequest(brief=body.message(theme_key)), **options)
     return envelopes.scout_data(views.homework(response.homework))
@@ -207,7 +251,7 @@ async def put_homework(request: Request, actor: Member, theme_key: str, body: Br
 
 @router.delete("/api/v1/scout/homework/{theme_key}", summary="Delete the homework of one theme",
                responses=answers.scout(ScoutDone, 404))
-async def delete_homework(request: Request, actor: Member, theme_key: str) -> JSONResponse:
+async def delete_homework(request: Request, actor: Member, theme_key: ThemeKey) -> JSONResponse:
     stub, options = _scout(request, actor)
     await stub.DeleteHomework(pb.DeleteHomeworkRequest(theme_key=theme_key), **options)
     return envelopes.scout_data(DONE)

@@ -21,8 +21,9 @@ from gateway import bodies, timeline_views as views
 from gateway.api_error import ApiError
 from gateway.auth import HostCall
 from gateway.clients import call_metadata
+from gateway.idempotency import IDEMPOTENCY_KEY
 from gateway.contract import responses as answers
-from gateway.contract.fields import UuidPath
+from gateway.contract.fields import UuidPath, pattern, visible_text
 from gateway.envelopes import timeline_data, timeline_page
 from gateway.timeline_views import (
     TimelineBlock,
@@ -43,18 +44,21 @@ IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"
 # The signature headers are the security schemes of the document (gateway.contract.document); the
 # acting user is a parameter, required where the operation acts as someone.
 def _viewer(required: bool) -> list[dict]:
+    uuid_schema = {"type": "string", "format": "uuid"}
     return [{"name": "X-Activity-Viewer", "in": "header", "required": required,
-             "schema": {"type": "string", "format": "uuid"},
-             "description": "The acting user's id (author, follower, blocker, viewer); it is signed."}]
+             "schema": uuid_schema if required else {"anyOf": [uuid_schema, {"type": "string", "maxLength": 0}]},
+             "description": "The acting user's id (author, follower, blocker, viewer), signed; "
+                            + ("required." if required else "empty or absent when the call names none.")}]
 
 
 VIEWER = {"parameters": _viewer(True)}
 ANY_VIEWER = {"parameters": _viewer(False)}
+IDEMPOTENT_VIEWER = {"parameters": _viewer(True) + [IDEMPOTENCY_KEY]}
 
 
 class PostBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    body: str = Field(min_length=1, max_length=10_000)
+    body: str = Field(min_length=1, max_length=10_000, json_schema_extra=pattern(visible_text))
     visibility: Literal["public", "private"] = "public"
 
 
@@ -101,7 +105,7 @@ def _stubs(request: Request):
 
 
 @router.post("/posts", summary="Publish a post as the viewer (a retry with its Idempotency-Key: the first answer)",
-             status_code=201, openapi_extra=_with_body(PostBody, VIEWER),
+             status_code=201, openapi_extra=_with_body(PostBody, IDEMPOTENT_VIEWER),
              responses=answers.timeline(TimelinePost, 409, 422, success=(201,)))
 async def publish_post(request: Request) -> Response:
     call, author = await _signed(request, viewer_required=True)
@@ -155,7 +159,7 @@ async def set_moderation(request: Request, post_id: UuidPath) -> JSONResponse:
     return timeline_data(views.post(response.post))
 
 
-@router.put("/follows/{followee_id}", summary="The viewer follows a user", openapi_extra=VIEWER,
+@router.put("/follows/{followee_id}", summary="The viewer follows a user (not themselves: 400)", openapi_extra=VIEWER,
             responses=answers.timeline(TimelineFollow))
 async def follow(request: Request, followee_id: UuidPath) -> JSONResponse:
     call, follower = await _signed(request, viewer_required=True)
@@ -177,7 +181,7 @@ async def unfollow(request: Request, followee_id: UuidPath) -> JSONResponse:
     return timeline_data(follow)
 
 
-@router.put("/blocks/{blocked_id}", summary="The viewer blocks a user", openapi_extra=VIEWER,
+@router.put("/blocks/{blocked_id}", summary="The viewer blocks a user (not themselves: 400)", openapi_extra=VIEWER,
             responses=answers.timeline(TimelineBlock))
 async def block(request: Request, blocked_id: UuidPath) -> JSONResponse:
     call, blocker = await _signed(request, viewer_required=True)
