@@ -50,6 +50,7 @@ schemathesis.auth.set_from_requests(Credentials())
 # beyond colloquial words. A valid (positive) case is kept within them; invalid cases are left alone.
 SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/")
 A_TOPIC = "鬼滅之刃"
+BRIEFS = ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}", "/api/v1/scout/suggestions")
 
 
 @schemathesis.hook
@@ -63,7 +64,7 @@ def before_call(context, case, kwargs) -> None:
         if case.headers.get("X-Activity-Viewer") == followee:
             case.headers["X-Activity-Viewer"] = str(uuid.uuid4())
     brief = case.body.get("brief", case.body) if isinstance(case.body, dict) else None
-    if case.path in ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}") and isinstance(brief, dict):
+    if case.path in BRIEFS and isinstance(brief, dict):
         try:
             build_signature(brief.get("intent", ""), brief.get("terms", []))
         except NoTopicEvidence:

@@ -78,13 +78,14 @@ def _complete(operation: dict[str, Any], route: RouteContext, context: Context) 
     answers.pop("422", None)
     if context is Context.GATEWAY:
         return
-    shared = [503, 504]
+    # The size bounds hold before routing (gateway.request_limits.size), the services may be away.
+    shared = [413, 431, 503, 504]
     if operation.get("parameters") or operation.get("requestBody"):
         shared.append(400)
     security = _security(route, context)
     if security:
         operation["security"] = security
-        shared.append(401)
+        shared += [401, 429]  # an authenticated caller is counted (gateway.request_limits.rate)
     for status in shared:
         answers.setdefault(str(status), responses.error(context, status))
     operation["responses"] = dict(sorted(answers.items()))

@@ -18,8 +18,12 @@ ERROR_TEXT = {
     401: "No valid credentials (member token or host signature).",
     403: "The caller may not act on this resource.",
     404: "No such resource for this caller.",
-    409: "The request clashes with the resource's current state (or a request with this Idempotency-Key is still running).",
+    409: "The request clashes with the resource's current state, or a request with this Idempotency-Key "
+         "is still running.",
+    413: "The body exceeds the gateway's bound (GATEWAY_MAX_BODY_BYTES); refused before it is read.",
     422: "This Idempotency-Key was used for a different request.",
+    429: "The caller's quota is spent: retry after Retry-After seconds.",
+    431: "The header block exceeds the gateway's bound (GATEWAY_MAX_HEADER_BYTES).",
     503: "A service or its store is unavailable right now: nothing was done, retry after Retry-After seconds.",
     504: "A service did not answer in time: the outcome is unknown, retry idempotent requests.",
 }
@@ -42,9 +46,22 @@ def error(context: Context, status: int) -> dict[str, Any]:
         **_json({"$ref": REF + ERROR_COMPONENTS[context]}, PROBLEM_JSON if context is Context.NEWS else "application/json"),
     }
     if status == 503:
-        response["headers"] = {"Retry-After": {"required": True, "description": f"Seconds to wait ({RETRY_AFTER_SECONDS})",
-                                               "schema": {"type": "integer", "minimum": 0}}}
+        response["headers"] = {"Retry-After": _header(f"Seconds to wait ({RETRY_AFTER_SECONDS})", INTEGER)}
+    elif status == 429:
+        response["headers"] = {
+            "Retry-After": _header("Seconds until the quota allows another request", INTEGER),
+            "RateLimit-Policy": _header('The quota, e.g. `"member";q=3000;w=60` (IETF RateLimit fields)', TEXT),
+            "RateLimit": _header('What is left of it, e.g. `"member";r=0;t=12`', TEXT),
+        }
     return response
+
+
+INTEGER = {"type": "integer", "minimum": 0}
+TEXT = {"type": "string"}
+
+
+def _header(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "description": description, "schema": schema}
 
 
 def _answers(context: Context, schema: dict[str, Any] | None, success: tuple[int, ...], errors: tuple[int, ...]) -> dict:

@@ -123,7 +123,9 @@ class ScanBody(BaseModel):
 class SuggestionsBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    intent: str = Field(max_length=2000, description="The topic as the member typed it.")
+    intent: str = Field(max_length=2000, description="The topic as the member typed it; it must name a topic "
+                                                     "beyond colloquial words (推薦, 心得).",
+                        json_schema_extra=pattern(printable_text, maxLength=500))
 
 
 class DraftBody(BaseModel):
