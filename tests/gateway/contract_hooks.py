@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import uuid
 from urllib.parse import urlsplit
 
 import requests
 import schemathesis
 
+from devstack.host_client import Host
 from devstack.tokens import member_token
-from feeds_runtime.signing import sign
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 
 HOST_KEY = json.loads(os.environ["CONTRACT_HOST_KEY"])
@@ -23,20 +22,23 @@ MEMBER = os.environ["CONTRACT_MEMBER"]
 
 
 class Credentials(requests.auth.AuthBase):
-    """A host signature over the raw path, query and body on the timeline API, a member token elsewhere.
-    Schemathesis sends its authentication probes without this, so they arrive unauthenticated."""
+    """A host signature (v2, over the raw path, query, body and Idempotency-Key; never the same one twice
+    for a write) on the timeline API, a member token elsewhere. Schemathesis sends its authentication
+    probes without this, so they arrive unauthenticated."""
+
+    def __init__(self) -> None:
+        self.host = Host("http://unused", HOST_KEY)
 
     def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
         url = urlsplit(request.path_url)
         if url.path.startswith("/api/v1/timeline/"):
             body = request.body or b""
-            body = body.encode() if isinstance(body, str) else body
-            stamp = str(int(time.time()))
-            viewer = request.headers.get("X-Activity-Viewer", "")
-            request.headers.update({
-                "X-Activity-Key-Id": HOST_KEY["key_id"], "X-Activity-Timestamp": stamp,
-                "X-Activity-Signature": sign(HOST_KEY["secret"], request.method or "", url.path, url.query, stamp,
-                                             viewer, body)})
+            signed = self.host.headers(request.method or "", url.path, query=url.query,
+                                       viewer=request.headers.get("X-Activity-Viewer", ""),
+                                       body=body.encode() if isinstance(body, str) else body,
+                                       idempotency_key=request.headers.get("Idempotency-Key", ""))
+            signed.pop("X-Activity-Viewer")  # sent as generated (absent, empty or an id)
+            request.headers.update(signed)
         else:
             request.headers["Authorization"] = f"Bearer {member_token(JWT_SECRET, MEMBER)}"
         return request
@@ -46,8 +48,8 @@ schemathesis.auth.set_from_requests(Credentials())
 
 
 # Rules the document states in prose because JSON Schema cannot: a cursor is opaque and only the
-# gateway mints valid ones, a user cannot follow or block themselves, and a brief must name a topic
-# beyond colloquial words. A valid (positive) case is kept within them; invalid cases are left alone.
+# gateway mints valid ones, an Idempotency-Key names one request, a user cannot follow or block
+# themselves, and a brief must name a topic beyond colloquial words. A valid (positive) case is kept within them; invalid cases are left alone.
 SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/")
 A_TOPIC = "鬼滅之刃"
 BRIEFS = ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}", "/api/v1/scout/suggestions")
@@ -59,6 +61,8 @@ def before_call(context, case, kwargs) -> None:
         return
     if isinstance(case.query, dict):
         case.query.pop("cursor", None)
+    if case.headers and "Idempotency-Key" in case.headers:  # a key names one request
+        case.headers["Idempotency-Key"] = uuid.uuid4().hex
     if case.path.startswith(SELF_REFERENCES) and case.headers:
         followee = next(iter(case.path_parameters.values()), None)
         if case.headers.get("X-Activity-Viewer") == followee:

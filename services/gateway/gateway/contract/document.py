@@ -75,7 +75,8 @@ def _security(route: RouteContext, context: Context) -> list[dict[str, list]] | 
 
 def _complete(operation: dict[str, Any], route: RouteContext, context: Context) -> None:
     answers = operation["responses"]
-    answers.pop("422", None)
+    if "HTTPValidationError" in str(answers.get("422")):
+        del answers["422"]
     if context is Context.GATEWAY:
         return
     # The size bounds hold before routing (gateway.request_limits.size), the services may be away.
