@@ -48,7 +48,7 @@ def test_every_operation_keeps_the_documented_contract(platform: Platform, tmp_p
            "CONTRACT_MEMBER": str(uuid.uuid4()), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     run = subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "run", f"{platform.gateway_url}/openapi.json",
-         "--max-examples", str(MAX_EXAMPLES), "--workers", "1", "--request-timeout", "30",
+         "--max-examples", str(MAX_EXAMPLES), "--workers", "2", "--request-timeout", "30",
          "--generation-database", "none", "--generation-with-security-parameters", "false",
          "--suppress-health-check", "all", "--no-color"],
         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=1100)
