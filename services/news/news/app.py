@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from feeds.news.v1 import feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, subscriptions_pb2_grpc
+from feeds.news.v1 import events_pb2_grpc, feeds_pb2_grpc, identity_pb2_grpc, posts_pb2_grpc, subscriptions_pb2_grpc
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
 from news.cursor import Cursors
 from news.feeds.service import FeedService
 from news.feeds.servicer import FeedServicer
 from news import codes
-from news.models import outbox
+from news.models import events, outbox
 from news.jobs import QUEUES
+from news.events.servicer import NewsEventsServicer
 from news.posts.service import PostService
 from news.posts.servicer import PostServicer
 from news.replicas.servicer import IdentityReplicaServicer
@@ -30,6 +31,7 @@ def registrations(service: ServiceDefinition[NewsSettings]) -> list[Registration
     feeds = FeedServicer(database, FeedService(cursors, subscriptions_enabled=enabled))
     posts = PostServicer(database, PostService())
     replicas = IdentityReplicaServicer(database)
+    news_events = NewsEventsServicer(database)
     return [
         Registration("feeds.news.v1.SubscriptionService",
                      lambda server: subscriptions_pb2_grpc.add_SubscriptionServiceServicer_to_server(subscriptions, server)),
@@ -39,6 +41,8 @@ def registrations(service: ServiceDefinition[NewsSettings]) -> list[Registration
                      lambda server: posts_pb2_grpc.add_PostServiceServicer_to_server(posts, server)),
         Registration("feeds.news.v1.IdentityReplicaService",
                      lambda server: identity_pb2_grpc.add_IdentityReplicaServiceServicer_to_server(replicas, server)),
+        Registration("feeds.news.v1.NewsEvents",
+                     lambda server: events_pb2_grpc.add_NewsEventsServicer_to_server(news_events, server)),
     ]
 
 
@@ -51,4 +55,5 @@ SERVICE = ServiceDefinition(
     worker_module="news.worker",
     queues=QUEUES,
     invalid_input=codes.invalid_request,
+    events=events,
 )

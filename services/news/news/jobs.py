@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 IDENTITY_QUEUE = "news.identity"
-EVENTS_QUEUE = "news.events"
-QUEUES = [IDENTITY_QUEUE, EVENTS_QUEUE]
+QUEUES = [IDENTITY_QUEUE]
 
 # One identity event (news.replicas.events describes each), applied to the replicas.
 USER_UPSERTED = "news.identity.user_upserted"
 USER_BLOCKED = "news.identity.user_blocked"
 COMPANY_UPSERTED = "news.identity.company_upserted"
 COMPANY_SUSPENDED = "news.identity.company_suspended"
-# (post_id): announce a published post on the events stream.
-POST_PUBLISHED = "news.post_published"

@@ -9,6 +9,7 @@ from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, String, Tex
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from feeds_runtime.db import schema_metadata
+from feeds_runtime.events import event_log_table
 from feeds_runtime.outbox import outbox_table
 
 SCHEMA = "news"
@@ -19,6 +20,8 @@ class Base(DeclarativeBase):
 
 
 outbox = outbox_table(Base.metadata)
+# Integration events (PostPublished), read by consumers through NewsEvents.ListEvents.
+events = event_log_table(Base.metadata)
 
 
 class Post(Base):

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dramatiq
 
-from feeds_runtime.jobs import redis_broker
 from news.app import SERVICE
-from news.posts.published import publish_post_published
 from news import jobs
 from news.replicas import events
 
@@ -25,7 +23,3 @@ user_blocked = _replica_actor(jobs.USER_BLOCKED)
 company_upserted = _replica_actor(jobs.COMPANY_UPSERTED)
 company_suspended = _replica_actor(jobs.COMPANY_SUSPENDED)
 
-
-@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, time_limit=30_000)
-def post_published(post_id: str) -> None:
-    publish_post_published(SERVICE.database, redis_broker().client, SERVICE.settings.redis_namespace, post_id)

@@ -59,6 +59,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from feeds_runtime import context
+from feeds_runtime.events import EventLog
 from feeds_runtime.jobs import OUTBOX_ID_OPTION, REQUEST_ID_OPTION
 from feeds_runtime.observability import tracing
 
@@ -327,6 +328,7 @@ class Relay:
         max_attempts: int = 20,
         poll_seconds: float = 1.0,
         on_cycle: Callable[[], None] | None = None,
+        events: EventLog | None = None,
     ) -> None:
         self._engine = engine
         self._table = table
@@ -337,6 +339,8 @@ class Relay:
         self._poll = poll_seconds
         # Called on every turn of the loop (the liveness heartbeat).
         self._on_cycle = on_cycle or (lambda: None)
+        # The service's event log, numbered and trimmed by the same loop (`feeds_runtime.events`).
+        self._events = events
         self._stop = threading.Event()
         self._checked_upto = 0  # the presence check walks the sent rows in id order, batch by batch
 
@@ -422,8 +426,8 @@ class Relay:
         self._stop.set()
 
     def run(self) -> None:
-        """Relay until stopped: woken by NOTIFY on insert, polling as a fallback, for backoffs, lapsed
-        leases and lost messages."""
+        """Relay until stopped: woken by NOTIFY on insert (of a job or an event), polling as a
+        fallback, for backoffs, lapsed leases and lost messages."""
         channel = f"{self._table.schema}_outbox"
         url = self._engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         while not self._stop.is_set():
@@ -435,6 +439,9 @@ class Relay:
                         while self.relay_once() == self._batch_size:
                             pass
                         self.recover_lost()
+                        if self._events is not None:
+                            self._events.sequence_all()
+                            self._events.trim_if_due()
                         # Wait for a NOTIFY or the poll interval, whichever comes first.
                         ready, _, _ = io_select.select([listener.fileno()], [], [], self._poll)
                         if ready:

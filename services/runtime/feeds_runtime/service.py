@@ -21,6 +21,7 @@ from sqlalchemy import Table
 from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.errors import DomainError
+from feeds_runtime.events import EventLog, stream_key
 from feeds_runtime.heartbeat import Heartbeat, WorkerHeartbeat
 from feeds_runtime.interceptors import default_invalid_input
 from feeds_runtime.jobs import configure_broker, redis_broker
@@ -52,6 +53,8 @@ class ServiceDefinition(Generic[S]):
     invalid_input: Callable[[str], DomainError] = default_invalid_input
     # PostgreSQL settings each of the service's connections starts with.
     session_settings: Mapping[str, str] = field(default_factory=dict)
+    # The service's integration event log (`feeds_runtime.events`), if it publishes events.
+    events: Table | None = None
 
     @property
     def schema(self) -> str:
@@ -104,13 +107,22 @@ class ServiceDefinition(Generic[S]):
         return configure_broker(self.settings, middleware=middleware)
 
     def relay(self) -> Relay:
-        heartbeat = Heartbeat(self.settings.heartbeat_dir, "relay") if self.settings.heartbeat_dir else None
+        settings = self.settings
+        heartbeat = Heartbeat(settings.heartbeat_dir, "relay") if settings.heartbeat_dir else None
+        broker = configure_broker(settings)
+        events = None
+        if self.events is not None:
+            events = EventLog(self.database.engine, self.events, broker.client,
+                              stream_key(settings.redis_namespace, self.schema),
+                              retention_seconds=settings.events_retention_seconds,
+                              trim_interval_seconds=settings.events_trim_interval_seconds)
         return Relay(
             self.database.engine,
             self.outbox,
-            configure_broker(self.settings),
-            max_attempts=self.settings.outbox_max_attempts,
+            broker,
+            max_attempts=settings.outbox_max_attempts,
             on_cycle=heartbeat.beat if heartbeat else None,
+            events=events,
         )
 
     def _serve_metrics(self, collectors: Sequence[Collector] = ()) -> None:

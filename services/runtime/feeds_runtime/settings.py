@@ -121,6 +121,10 @@ class ServiceSettings(InfraSettings):
     # of it); once a claim lapses (the worker died or hangs), the relay sends the job again.
     outbox_lease_seconds: float = Field(default=5.0, ge=1)
     outbox_max_attempts: int = Field(default=20, ge=1)
+    # Integration events older than this are dropped from the service's event log (a consumer behind
+    # it is told its position expired); the relay trims every `events_trim_interval_seconds`.
+    events_retention_seconds: float = Field(default=7 * 24 * 3600, ge=60)
+    events_trim_interval_seconds: float = Field(default=60.0, gt=0)
     # Where the process serves its Prometheus metrics; port 0 turns metrics off for the process.
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9464, ge=0, le=65535)

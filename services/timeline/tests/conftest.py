@@ -103,6 +103,12 @@ class Timeline:
                 text("SELECT id, actor_name, args FROM timeline.outbox WHERE acked_at IS NULL "
                      "AND args->>0 = :t ORDER BY id"), {"t": str(self.tenant)}).all()
 
+    def events(self) -> list:
+        """This tenant's integration events in the log, in insert order: (type, payload)."""
+        with self.database.transaction() as session:
+            return session.execute(text("SELECT type, payload FROM timeline.events WHERE tenant_id = :t ORDER BY id"),
+                                   {"t": self.tenant}).all()
+
     def run_job(self, actor_name: str, args: list) -> None:
         """The body of the actor of that name, in its own transaction (as timeline.tasks runs it)."""
         ids = [uuid.UUID(a) if isinstance(a, str) and len(a) == 36 else a for a in args]
@@ -114,7 +120,7 @@ class Timeline:
             self.projection(lambda p: p.sync_pair(*ids))
         elif actor_name == jobs.TRIM_VIEWERS:
             self.projection(lambda p: p.trim_viewers(ids[0], [uuid.UUID(v) for v in ids[1]]))
-        elif actor_name != jobs.POST_PUBLISHED:  # the event goes to Redis and touches no entry
+        else:
             raise AssertionError(f"no test runner for {actor_name}")
 
     def ack(self, outbox_id: int) -> None:

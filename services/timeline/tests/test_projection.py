@@ -40,9 +40,14 @@ def test_publish_commits_post_self_entry_stats_and_jobs(timeline):
                                {"t": timeline.tenant, "p": post.id}).one() == (0, 0, 0)
     assert [(row.viewer_id, row.kind) for row in timeline.entries()] == [(author, "self")]
     assert post_ids(timeline.home(author).items) == [post.id]
-    # and the follower may not see it yet: the fan-out job and the event are still pending
+    # and the published event is in the log, in the same transaction
+    [(event_type, payload)] = timeline.events()
+    assert event_type == jobs.POST_PUBLISHED and payload == {
+        "tenant_id": str(timeline.tenant), "post_id": str(post.id), "author_id": str(author),
+        "visibility": "public", "published_at": post.published_at.isoformat()}
+    # but the follower may not see it yet: the fan-out job is still pending
     assert timeline.home(follower).items == []
-    assert sorted(job.actor_name for job in timeline.pending_jobs()) == [jobs.FANOUT_CHUNK, jobs.POST_PUBLISHED]
+    assert [job.actor_name for job in timeline.pending_jobs()] == [jobs.FANOUT_CHUNK]
     # After the fan-out the follower sees it, ranked at the post's published_at
     timeline.drain()
     [item] = timeline.home(follower).items
@@ -167,7 +172,7 @@ def test_private_post_has_no_fanout_job_but_keeps_the_self_entry(timeline):
     author, follower = users(2)
     follow_all(timeline, [follower], author)
     post = timeline.publish(author, "note to self", Visibility.PRIVATE)
-    assert [job.actor_name for job in timeline.pending_jobs()] == [jobs.POST_PUBLISHED]
+    assert timeline.pending_jobs() == [] and [event_type for event_type, _ in timeline.events()] == [jobs.POST_PUBLISHED]
     timeline.drain()
     assert post_ids(timeline.home(author).items) == [post.id]
     assert timeline.home(follower).items == []

@@ -8,12 +8,12 @@ from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
 from timeline.jobs import QUEUES
-from timeline.models import outbox
+from timeline.models import events, outbox
 from timeline.settings import TimelineSettings
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
-    from timeline.servicer import TimelineAdminServicer, TimelineServicer
+    from timeline.servicer import TimelineAdminServicer, TimelineEventsServicer, TimelineServicer
 
     return [
         Registration(
@@ -25,6 +25,11 @@ def registrations(service: ServiceDefinition) -> list[Registration]:
             name="feeds.timeline.v1.TimelineAdmin",
             add=lambda server: timeline_pb2_grpc.add_TimelineAdminServicer_to_server(
                 TimelineAdminServicer(service.database, service.settings), server),
+        ),
+        Registration(
+            name="feeds.timeline.v1.TimelineEvents",
+            add=lambda server: timeline_pb2_grpc.add_TimelineEventsServicer_to_server(
+                TimelineEventsServicer(service.database), server),
         ),
     ]
 
@@ -41,4 +46,5 @@ SERVICE = ServiceDefinition(
     # statement on the partitioned timeline_entries anew at every call: it prices the generic plan
     # as if it read all partitions, though it prunes all but the viewer's when it runs.
     session_settings={"plan_cache_mode": "force_generic_plan"},
+    events=events,
 )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 FANOUT_QUEUE = "timeline.fanout"
 CLEANUP_QUEUE = "timeline.cleanup"
-EVENTS_QUEUE = "timeline.events"
-QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE, EVENTS_QUEUE]
+QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE]
 
 # (tenant_id, post_id, generation): the first job of a post's fan-out, which plans the chunks and
 # writes chunk 0; (…, chunk number, after_follower_id | None, upto_follower_id | None): one later
@@ -17,5 +16,7 @@ TRIM_VIEWERS = "timeline.trim_viewers"
 CLEANUP_POST = "timeline.cleanup_post"
 # (tenant_id, viewer_id, author_id): align a viewer's entries of one author with follow and block state.
 SYNC_PAIR = "timeline.sync_pair"
-# (tenant_id, post_id, author_id, visibility, published_at): announce a published post on the events stream.
+
+# Integration event types of the timeline event log (`timeline.models.events`).
+# {tenant_id, post_id, author_id, visibility, published_at}: a post was published.
 POST_PUBLISHED = "timeline.post_published"

@@ -10,6 +10,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from feeds_runtime.db import schema_metadata
+from feeds_runtime.events import event_log_table
 from feeds_runtime.outbox import outbox_table
 
 SCHEMA = "timeline"
@@ -20,6 +21,8 @@ class Base(DeclarativeBase):
 
 
 outbox = outbox_table(Base.metadata)
+# Integration events (`timeline.post_published`), read by consumers through TimelineEvents.ListEvents.
+events = event_log_table(Base.metadata)
 
 # Partitions of timeline_entries (its hash modulus). Changing it means a migration that moves rows.
 TIMELINE_ENTRY_PARTITIONS = 16

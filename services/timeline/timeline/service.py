@@ -9,7 +9,7 @@ import uuid
 
 from sqlalchemy.orm import Session
 
-from feeds_runtime import outbox
+from feeds_runtime import events, outbox
 from feeds_runtime.db import Executor
 from feeds_runtime.text import is_blank
 from timeline import codes, jobs
@@ -25,6 +25,7 @@ from timeline.domain import (
     Post,
     Visibility,
 )
+from timeline.models import events as events_table
 from timeline.models import outbox as outbox_table
 from timeline.repositories.entries import EntryRepository
 from timeline.repositories.fanout import FanoutRunRepository
@@ -97,8 +98,9 @@ class TimelineService:
         elif visibility is Visibility.PUBLIC:
             generation = self.runs.start(tenant_id, post_id, published_at)
             self._job(jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, tenant_id, post_id, generation)
-        self._job(jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, tenant_id, post_id, author_id, visibility.value,
-                  published_at.isoformat())
+        events.append(self._transaction(), events_table, jobs.POST_PUBLISHED, {
+            "tenant_id": str(tenant_id), "post_id": str(post_id), "author_id": str(author_id),
+            "visibility": visibility.value, "published_at": published_at.isoformat()}, tenant_id=tenant_id)
         return self.posts.written(tenant_id, post_id), False
 
     def get_post(self, tenant_id: uuid.UUID, post_id: uuid.UUID, viewer_id: uuid.UUID | None) -> Post:

@@ -12,7 +12,9 @@ from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.context import optional_actor, require_actor, require_tenant
 from feeds_runtime.db import Database
+from feeds_runtime.events import serve_list_events
 from timeline import codes
+from timeline.models import events as events_table
 from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
@@ -167,3 +169,14 @@ class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):
 
     def Ping(self, request: pb.PingRequest, context) -> pb.PingResponse:
         return pb.PingResponse()
+
+
+class TimelineEventsServicer(timeline_pb2_grpc.TimelineEventsServicer):
+    """The calling tenant's integration events, from a position (feeds_runtime.events)."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    def ListEvents(self, request: pb.ListEventsRequest, context) -> pb.ListEventsResponse:
+        return serve_list_events(self._database, events_table, request, pb.ListEventsResponse,
+                                 codes.invalid_request, tenant_id=require_tenant())

@@ -3,14 +3,12 @@ one transaction (the actor is the boundary that owns it)."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 import dramatiq
 from sqlalchemy.orm import Session
 
-from feeds_runtime.jobs import redis_broker
 from timeline import jobs, metrics
 from timeline.app import SERVICE
 from timeline.projection import Projection
@@ -18,8 +16,6 @@ from timeline.projection import Projection
 # A failed job is sent again by the outbox after a backoff that starts short: a job fails mostly on a
 # lost connection.
 RETRY: dict[str, Any] = {"min_backoff": 200, "max_backoff": 10_000, "time_limit": 120_000}
-# Entries kept in the events stream; consumers read it by post id, so a re-sent event is harmless.
-EVENTS_STREAM_LENGTH = 100_000
 
 
 def _uuid(value: str | None) -> uuid.UUID | None:
@@ -57,10 +53,3 @@ def sync_pair(tenant_id: str, viewer_id: str, author_id: str) -> None:
     with SERVICE.database.transaction() as session:
         _projection(session).sync_pair(uuid.UUID(tenant_id), uuid.UUID(viewer_id), uuid.UUID(author_id))
 
-
-@dramatiq.actor(queue_name=jobs.EVENTS_QUEUE, actor_name=jobs.POST_PUBLISHED, **RETRY)
-def post_published(tenant_id: str, post_id: str, author_id: str, visibility: str, published_at: str) -> None:
-    event = {"type": "timeline.post_published", "tenant_id": tenant_id, "post_id": post_id,
-             "author_id": author_id, "visibility": visibility, "published_at": published_at}
-    redis_broker().client.xadd(f"{SERVICE.settings.redis_namespace}:timeline:events", {"event": json.dumps(event)},
-                               maxlen=EVENTS_STREAM_LENGTH, approximate=True)

@@ -1,6 +1,6 @@
 """Authoring rules: the caller writes posts signed by themself or, when an internal authoring service
 names one, by a company (news cannot check company membership: see PostService in posts.proto). Only
-the writer changes a post. Publishing records a PostPublished event in the outbox."""
+the writer changes a post. Publishing records a PostPublished event in the event log."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ import uuid
 from sqlalchemy import func
 from sqlalchemy.orm import Session
 
-from feeds_runtime import outbox
-from news import codes, jobs
+from news import codes
 from news.inputs import optional_uuid, parse_uuid, text
 from news.domain import Post, PostStatus
-from news.models import outbox as outbox_table
 from news.posts import repository
+from news.posts.published import record_post_published
 
 EXCERPT_CHARS = 280
 
@@ -72,7 +71,7 @@ class PostService:
         )
         if published is None:
             return self._owned(session, writer, parsed)  # already published: nothing to do
-        outbox.add(session, outbox_table, jobs.EVENTS_QUEUE, jobs.POST_PUBLISHED, str(published.id))
+        record_post_published(session, published)
         return published
 
     def unpublish(self, session: Session, writer: uuid.UUID, post_id: str) -> Post:

@@ -88,7 +88,8 @@ class PostServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def PublishPost(self, request, context):
-        """Draft/Unpublished → Published; records a PostPublished event (outbox). Idempotent.
+        """Draft/Unpublished → Published; records a PostPublished event in the event log (NewsEvents).
+        Idempotent.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -605,3 +605,90 @@ class TimelineAdmin:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class TimelineEventsStub:
+    """The timeline's integration events, for internal consumers: the tenant (x-tenant-id) sees its own.
+    The log keeps events for TIMELINE_EVENTS_RETENTION_SECONDS; a read from a position before the
+    oldest kept event is FAILED_PRECONDITION with reason `events_expired` (metadata `oldest`).
+    New positions are announced on the Redis stream `<REDIS_NAMESPACE>:timeline:events`, a
+    notification only: the log is the record.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.ListEvents = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineEvents/ListEvents',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsResponse.FromString,
+                _registered_method=True)
+
+
+class TimelineEventsServicer:
+    """The timeline's integration events, for internal consumers: the tenant (x-tenant-id) sees its own.
+    The log keeps events for TIMELINE_EVENTS_RETENTION_SECONDS; a read from a position before the
+    oldest kept event is FAILED_PRECONDITION with reason `events_expired` (metadata `oldest`).
+    New positions are announced on the Redis stream `<REDIS_NAMESPACE>:timeline:events`, a
+    notification only: the log is the record.
+    """
+
+    def ListEvents(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_TimelineEventsServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'ListEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEvents,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'feeds.timeline.v1.TimelineEvents', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('feeds.timeline.v1.TimelineEvents', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class TimelineEvents:
+    """The timeline's integration events, for internal consumers: the tenant (x-tenant-id) sees its own.
+    The log keeps events for TIMELINE_EVENTS_RETENTION_SECONDS; a read from a position before the
+    oldest kept event is FAILED_PRECONDITION with reason `events_expired` (metadata `oldest`).
+    New positions are announced on the Redis stream `<REDIS_NAMESPACE>:timeline:events`, a
+    notification only: the log is the record.
+    """
+
+    @staticmethod
+    def ListEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineEvents/ListEvents',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -1,0 +1,1 @@
+"""NewsEvents: the news event log read from a position."""
