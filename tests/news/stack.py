@@ -108,7 +108,7 @@ class NewsStack:
         self.identity.IngestIdentityEvent(identity_pb2.IngestIdentityEventRequest(**event), timeout=10)
 
     def wait_applied(self, timeout: float = 30.0) -> None:
-        """Until every outbox row (identity events, post events) is acknowledged by its actor."""
+        """Until every outbox row (identity events) is acknowledged by its actor."""
         deadline = time.monotonic() + timeout
         while self.scalar("SELECT count(*) FROM news.outbox WHERE acked_at IS NULL"):
             assert time.monotonic() < deadline, "outbox not drained"

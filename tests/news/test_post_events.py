@@ -1,30 +1,54 @@
-"""Publishing a post announces PostPublished on the news.post-published.v1 stream, through the
-outbox and the worker."""
+"""Publishing a post records PostPublished (news.post-published.v1) in the news event log, in the
+publish transaction; consumers read it through NewsEvents.ListEvents from a position, and the relay
+announces the new position on the Redis stream."""
 
 from __future__ import annotations
 
-import time
+import json
 import uuid
 
+import grpc
+import pytest
 import redis
 
-from news.posts.published import stream_key
+from devstack.processes import wait_for
+from feeds.news.v1 import events_pb2, events_pb2_grpc
+from feeds_runtime.errors import error_info
+from feeds_runtime.events import stream_key
 
 
-def test_publishing_emits_post_published(news, redis_url, redis_namespace):
+def events_of(news, post_id: str) -> list[tuple[int, dict]]:
+    stub = events_pb2_grpc.NewsEventsStub(news._channel)
+    found, after = [], 0
+    while True:
+        page = stub.ListEvents(events_pb2.ListEventsRequest(after=after, limit=1000), timeout=10)
+        found += [(e.position, json.loads(e.payload_json)) for e in page.events if e.type == "news.post-published.v1"]
+        if len(page.events) < 1000:
+            return [(position, payload) for position, payload in found if payload["post_id"] == post_id]
+        after = page.next_after
+
+
+def test_publishing_records_post_published_in_the_event_log(news, redis_url, redis_namespace):
     author, category = uuid.uuid4(), uuid.uuid4()
     post_id = news.publish(author, "announced", category=category)
-    news.wait_applied()
+    wait_for(lambda: events_of(news, post_id), "PostPublished readable", timeout=30)
+    [(position, payload)] = events_of(news, post_id)
+    published_at = news.scalar("SELECT published_at FROM news.posts WHERE id = :p", p=post_id)
+    assert payload == {"post_id": post_id, "author_user_id": str(author), "author_company_id": "",
+                       "category_id": str(category), "published_at": published_at.isoformat()}
+    # The stream only announces positions; the event is in the log
     client = redis.Redis.from_url(redis_url, decode_responses=True)
-    deadline = time.monotonic() + 10
-    while True:
-        events = [fields for _, fields in client.xrange(stream_key(redis_namespace)) if fields["post_id"] == post_id]
-        if events or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert len(events) == 1
-    assert events[0]["author_user_id"] == str(author) and events[0]["category_id"] == str(category)
-    # Publishing again is a no-op: no second event
+    announced = [int(fields["position"]) for _, fields in client.xrange(stream_key(redis_namespace, "news"))]
+    assert announced and max(announced) >= position
+    # Publishing again is a no-op: no second event, numbered or not
     assert news.request("POST", f"/api/v1/news/posts/{post_id}/publish", author).json()["status"] == "Published"
-    news.wait_applied()
-    assert len([f for _, f in client.xrange(stream_key(redis_namespace)) if f["post_id"] == post_id]) == 1
+    assert news.scalar("SELECT count(*) FROM news.events WHERE payload->>'post_id' = :p", p=post_id) == 1
+
+
+def test_list_events_refuses_bad_positions(news):
+    stub = events_pb2_grpc.NewsEventsStub(news._channel)
+    for bad in [events_pb2.ListEventsRequest(after=-5), events_pb2.ListEventsRequest(limit=5000)]:
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.ListEvents(bad, timeout=10)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error_info(refused.value).reason == "VALIDATION_ERROR"
