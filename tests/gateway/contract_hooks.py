@@ -49,7 +49,8 @@ schemathesis.auth.set_from_requests(Credentials())
 
 # Rules the document states in prose because JSON Schema cannot: a cursor is opaque and only the
 # gateway mints valid ones, an Idempotency-Key names one request, a user cannot follow or block
-# themselves, and a brief must name a topic beyond colloquial words. A valid (positive) case is kept within them; invalid cases are left alone.
+# themselves, and a brief must name a topic beyond colloquial words. A valid (positive) case is kept
+# within them; invalid cases are left alone.
 SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/")
 A_TOPIC = "鬼滅之刃"
 BRIEFS = ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}", "/api/v1/scout/suggestions")
