@@ -72,12 +72,15 @@ def signed(method: str, body: bytes = b"", *, key: str | None = None, signed_key
     return {**headers, "Idempotency-Key": key} if key is not None else headers
 
 
-stamps = itertools.count(int(time.time()) - 200)
+_last_stamp = 0
 
 
 def fresh(method: str, body: bytes = b"", **kwargs) -> dict[str, str]:
-    """Signed with a timestamp of its own: a new request, not a replay of an earlier one."""
-    return signed(method, body, timestamp=next(stamps), **kwargs)
+    """Signed with a timestamp of its own, inside the window when it is sent: a new request, not a
+    replay of an earlier one."""
+    global _last_stamp
+    _last_stamp = max(_last_stamp + 1, int(time.time()) - 200)
+    return signed(method, body, timestamp=_last_stamp, **kwargs)
 
 
 # The signature.
