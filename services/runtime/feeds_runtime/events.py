@@ -201,9 +201,8 @@ class EventLog:
         self._trimmed_at = float("-inf")
         self._lock_key = func.hashtext(f"{table.schema}.{table.name}")
 
-    def sequence(self) -> int:
-        """Number one batch of committed events after the head; announce the new head. Returns how
-        many were numbered."""
+    def _sequence_batch(self) -> tuple[int, int]:
+        """Number one batch of committed events after the head: (how many, the new head)."""
         t = self._table
         with self._engine.begin() as connection:
             # One sequencer at a time, so batches commit in position order (two relays may run).
@@ -216,15 +215,20 @@ class EventLog:
             count = len(connection.execute(
                 update(t).where(t.c.id == numbered.c.id).values(position=numbered.c.position).returning(t.c.id)
             ).all())
-        if count:
-            self._notify(head + count)
-        return count
+        return count, head + count
 
     def sequence_all(self) -> int:
+        """Number every committed event that has no position, then announce the new head once (a
+        Redis that is away costs one failed call per turn). Returns how many were numbered."""
         total = 0
-        while (count := self.sequence()) == self._batch_size:
+        while True:
+            count, head = self._sequence_batch()
             total += count
-        return total + count
+            if count < self._batch_size:
+                break
+        if total:
+            self._notify(head)
+        return total
 
     def _notify(self, head: int) -> None:
         # Best effort: a consumer that misses it still polls; the log holds the events.

@@ -436,12 +436,14 @@ class Relay:
                     listener.execute(f'LISTEN "{channel}"')
                     while not self._stop.is_set():
                         self._on_cycle()
-                        while self.relay_once() == self._batch_size:
-                            pass
-                        self.recover_lost()
+                        # Events first: numbering them needs only PostgreSQL, so consumers read
+                        # them while Redis is away and the jobs below fail.
                         if self._events is not None:
                             self._events.sequence_all()
                             self._events.trim_if_due()
+                        while self.relay_once() == self._batch_size:
+                            pass
+                        self.recover_lost()
                         # Wait for a NOTIFY or the poll interval, whichever comes first.
                         ready, _, _ = io_select.select([listener.fileno()], [], [], self._poll)
                         if ready:

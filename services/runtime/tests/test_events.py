@@ -13,6 +13,7 @@ import redis
 from sqlalchemy import Column, Connection, String, Table, select, text
 from sqlalchemy.orm import Session
 
+from devstack.infra import free_port
 from feeds_runtime.consumer import Consumer, positions_table
 from feeds_runtime.db import make_engine, schema_metadata
 from feeds_runtime.events import (
@@ -166,6 +167,15 @@ def test_the_relay_announces_new_positions_on_the_stream(engine, log, redis_url)
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     [(_, fields)] = client.xrange(log._stream)
     assert fields == {"position": "2"}
+
+
+def test_events_are_numbered_and_readable_while_redis_is_away(engine):
+    gone = redis.Redis(port=free_port(), socket_connect_timeout=0.5)
+    log = EventLog(engine, events, gone, "events-probe-away", retention_seconds=3600, batch_size=2)
+    for key in ["a", "b", "c"]:
+        write(engine, key)
+    assert log.sequence_all() == 3
+    assert keys(read(engine, 0)) == ["a", "b", "c"]
 
 
 def test_a_consumer_moves_its_position_with_its_effects(engine, log):
