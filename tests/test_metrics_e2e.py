@@ -32,8 +32,14 @@ def platform(processes):
 
 
 def scrape(url: str, headers: dict | None = None) -> dict[str, list]:
-    """Samples by metric family name: {family: [(sample name, labels, value), …]}."""
-    response = httpx.get(url, headers=headers, timeout=10)
+    """Samples by metric family name: {family: [(sample name, labels, value), …]}. A process that
+    is still starting opens its metrics port a moment after its main port: wait for the answer."""
+    def answer() -> httpx.Response | None:
+        try:
+            return httpx.get(url, headers=headers, timeout=10)
+        except httpx.TransportError:
+            return None
+    response = eventually(answer, f"an answer at {url}")
     assert response.status_code == 200, (url, response.status_code)
     return {family.name: [(s.name, s.labels, s.value) for s in family.samples]
             for family in text_string_to_metric_families(response.text)}
