@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 import httpx
@@ -172,7 +173,9 @@ def test_a_retry_while_the_first_runs_is_a_409(redis_url):
                     app.state.release.set()
                 return retry, await first
 
-    retry, first = asyncio.run(scenario())
+    # Its own thread: the browser tests' session keeps an event loop running on the main one.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        retry, first = thread.submit(asyncio.run, scenario()).result()
     assert retry.status_code == 409 and retry.json()["error"]["code"] == "idempotency_in_progress"
     assert first.status_code == 201
 
