@@ -97,7 +97,7 @@ def test_every_process_serves_the_series_operators_watch(platform: Platform):
     assert total(timeline_worker, "dramatiq_messages_total", queue_name="timeline.fanout") >= 1
     assert total(timeline_worker, "dramatiq_message_duration_milliseconds_count", queue_name="timeline.fanout") >= 1
     scout_worker = scrape_until(platform.metrics_url("scout-worker"), "scout_runs_total")
-    assert total(scout_worker, "scout_runs_total", status="succeeded") == 1
+    assert total(scout_worker, "scout_runs_total", status="succeeded") >= 1
     assert total(scout_worker, "scout_source_requests_total", source="dev", outcome="ok") >= 1
     assert total(scout_worker, "scout_scan_duration_seconds_count", stage="stage 1") == 1
 
