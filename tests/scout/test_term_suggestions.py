@@ -42,3 +42,11 @@ def test_bad_intents_are_400_in_the_envelope_and_write_nothing(member: Member, s
     assert response.status_code == 400 and envelope["code"] == code and envelope["data"] is None, envelope
     assert envelope["message"]
     assert written(seed, member.id) == 0
+
+
+def test_a_control_character_at_either_end_is_refused_not_trimmed(member: Member) -> None:
+    for intent in ("\u001e周杰倫演唱會", "周杰倫演唱會\u001f"):
+        response = member.call("POST", "/api/v1/scout/suggestions", json={"intent": intent})
+        assert response.status_code == 400 and response.json()["code"] == 400001, response.text
+        scan = member.call("POST", "/api/v1/scout/scan", json={"brief": {"intent": intent, "terms": ["周杰倫"]}})
+        assert scan.status_code == 400 and scan.json()["code"] == 400001, scan.text

@@ -61,8 +61,10 @@ def validate_theme_key(raw: str) -> str:
 
 
 def validate_intent(raw: str) -> str:
-    if len(raw) > MAX_INTENT_CHARS:  # as sent (what the API documents), and again once cleaned
-        raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} characters")
+    # As sent (what the API documents: a control character at either end is no whitespace to
+    # trim), and the length again once cleaned.
+    if len(raw) > MAX_INTENT_CHARS or _has_control(raw):
+        raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} printable characters")
     intent = _clean(raw)
     if not intent:
         raise codes.invalid_brief("intent is required")
@@ -78,8 +80,8 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
     for name, value, most in (("theme_key", theme_key, MAX_KEY_CHARS), ("theme_label", theme_label, MAX_LABEL_CHARS),
                               ("brand_id", brand_id, MAX_BRAND_CHARS),
                               *(("each term", term, MAX_TERM_CHARS) for term in terms)):
-        if len(value) > most:
-            raise codes.invalid_brief(f"{name} must be at most {most} characters")
+        if len(value) > most or _has_control(value):
+            raise codes.invalid_brief(f"{name} must be at most {most} printable characters")
     if len(terms) > MAX_TERMS:
         raise codes.invalid_brief(f"between 1 and {MAX_TERMS} approved terms are required")
     cleaned_terms: list[str] = []
