@@ -40,6 +40,11 @@ def platform(tmp_path_factory, platform_env: dict[str, str]) -> Iterator[Platfor
         group.stop()
 
 
+# One seed, so a run is reproducible and its verdict is the code's, not the draw's; change it to
+# explore other cases.
+SEED = 20261201
+
+
 # A bound for a loaded machine; the run itself takes a few minutes.
 @pytest.mark.timeout(1200)
 def test_every_operation_keeps_the_documented_contract(platform: Platform, tmp_path: Path) -> None:
@@ -50,9 +55,9 @@ def test_every_operation_keeps_the_documented_contract(platform: Platform, tmp_p
         [sys.executable, "-m", "schemathesis.cli", "run", f"{platform.gateway_url}/openapi.json",
          "--max-examples", str(MAX_EXAMPLES), "--workers", "2", "--request-timeout", "30",
          "--generation-database", "none", "--generation-with-security-parameters", "false",
-         "--suppress-health-check", "all", "--no-color"],
+         "--suppress-health-check", "all", "--no-color", "--seed", str(SEED)],
         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=1100)
-    # The report names each failure with the request that reproduces it, and the run's seed.
+    # The report names each failure with the request that reproduces it.
     assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-5000:]
     generated = re.search(r"(\d+) generated", run.stdout)
     assert generated and int(generated.group(1)) > 0, run.stdout[-5000:]

@@ -36,6 +36,7 @@ def text(value: str, field: str, *, maximum: int) -> str:
     stripped = value.strip()
     if is_blank(stripped):
         raise invalid(field, "must not be blank")
-    if len(stripped) > maximum:
+    # The length as sent, as the API documents it (spaces around count too).
+    if len(value) > maximum:
         raise invalid(field, f"must be at most {maximum} characters")
     return stripped

@@ -47,6 +47,17 @@ def _has_control(value: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" for ch in value)
 
 
+# What the API documents as trimmable whitespace (JSON Schema's \s). Python's strip() also takes
+# \x1c-\x1f and \x85, control characters the documented text refuses wherever they stand.
+_DOCUMENTED_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" \
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def _refused_as_sent(value: str) -> bool:
+    """A control character in the text as sent, beyond the whitespace around it."""
+    return _has_control(value.strip(_DOCUMENTED_SPACE))
+
+
 def theme_key_of(intent: str) -> str:
     """A stable key for a topic written the same way: width-folded, lower case, dashes for spaces."""
     folded = unicodedata.normalize("NFKC", intent).lower()
@@ -63,7 +74,7 @@ def validate_theme_key(raw: str) -> str:
 def validate_intent(raw: str) -> str:
     # As sent (what the API documents: a control character at either end is no whitespace to
     # trim), and the length again once cleaned.
-    if len(raw) > MAX_INTENT_CHARS or _has_control(raw):
+    if len(raw) > MAX_INTENT_CHARS or _refused_as_sent(raw):
         raise codes.invalid_brief(f"intent must be at most {MAX_INTENT_CHARS} printable characters")
     intent = _clean(raw)
     if not intent:
@@ -80,7 +91,7 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
     for name, value, most in (("theme_key", theme_key, MAX_KEY_CHARS), ("theme_label", theme_label, MAX_LABEL_CHARS),
                               ("brand_id", brand_id, MAX_BRAND_CHARS),
                               *(("each term", term, MAX_TERM_CHARS) for term in terms)):
-        if len(value) > most or _has_control(value):
+        if len(value) > most or _refused_as_sent(value):
             raise codes.invalid_brief(f"{name} must be at most {most} printable characters")
     if len(terms) > MAX_TERMS:
         raise codes.invalid_brief(f"between 1 and {MAX_TERMS} approved terms are required")
