@@ -5,7 +5,8 @@ import { storeToken } from "./session.js";
 
 const input = document.getElementById("member-id");
 const message = document.getElementById("sign-in-message");
-input.value = crypto.randomUUID();
+// An id typed before this script ran is kept.
+if (!input.value.trim()) input.value = crypto.randomUUID();
 document.getElementById("new-member").addEventListener("click", () => {
   input.value = crypto.randomUUID();
   input.focus();
@@ -19,16 +20,24 @@ function nextPage() {
 
 document.getElementById("sign-in-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const response = await fetch("/dev/sign-in", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ memberId: input.value.trim() }),
-  });
-  if (!response.ok) {
-    message.textContent = response.status === 400 ? "會員 ID 必須是 UUID。" : "無法登入，請稍後再試。";
+  let response = null;
+  try {
+    response = await fetch("/dev/sign-in", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ memberId: input.value.trim() }),
+    });
+  } catch {
+    // The gateway did not answer; the message below says to try again.
+  }
+  if (!response?.ok) {
+    message.textContent = response?.status === 400 ? "會員 ID 必須是 UUID。" : "無法登入，請稍後再試。";
     input.focus();
     return;
   }
   storeToken((await response.json()).token);
   window.location.assign(nextPage());
 });
+
+// The form submits only through this script (the page's own submit would reload it).
+document.getElementById("sign-in").disabled = false;
