@@ -8,13 +8,19 @@ import json
 import time
 import uuid
 
+import dramatiq
 import httpx
 import jwt
 import pytest
+from dramatiq.brokers.redis import RedisBroker
+from sqlalchemy import create_engine, text
 from prometheus_client.parser import text_string_to_metric_families
 
 from devstack.host_client import Host
 from devstack.platform import SERVICES, Platform, Ports
+from feeds_runtime.jobs import OUTBOX_ID_OPTION
+from feeds_runtime.settings import normalize_database_url
+from scout.jobs import SCAN_QUEUE, SCAN_RUN
 
 HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "metrics-host", "secret": uuid.uuid4().hex}
 JWT_SECRET = uuid.uuid4().hex
@@ -67,28 +73,59 @@ def scrape_until(url: str, sample_name: str) -> dict[str, list]:
     return eventually(moved, f"{sample_name} at {url}")
 
 
-def test_every_process_serves_the_series_operators_watch(platform: Platform):
+def queue_idle(broker: RedisBroker, queue: str) -> bool:
+    """Redis holds no message of the queue, waiting or fetched: every job sent to it has been
+    handled to the end, Dramatiq's own counting of it included."""
+    return broker.client.hlen(f"{broker.namespace}:{queue}.msgs") == 0
+
+
+def redeliver_acknowledged_job(database_url: str, broker: RedisBroker, job_id: str, owner: str) -> None:
+    """Once the scan job's outbox row is acknowledged, send its message again as a relay would, and
+    wait until the worker has handled every message of the scan queue, that copy included."""
+    engine = create_engine(normalize_database_url(database_url))
+    try:
+        def acknowledged_row():
+            with engine.connect() as connection:
+                return connection.execute(text("SELECT id FROM scout.outbox WHERE args ->> 0 = :j AND acked_at IS NOT NULL"),
+                                          {"j": job_id}).scalar()
+        row_id = eventually(acknowledged_row, "the scan job acknowledged")
+    finally:
+        engine.dispose()
+    broker.enqueue(dramatiq.Message(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, args=(job_id, owner), kwargs={},
+                                    options={OUTBOX_ID_OPTION: row_id}))
+    eventually(lambda: queue_idle(broker, SCAN_QUEUE), "the scan queue's messages handled")
+
+
+def test_every_process_serves_the_series_operators_watch(platform: Platform, database_url: str, redis_url: str,
+                                                         redis_namespace: str):
     host = Host(platform.gateway_url, HOST_KEY)
-    token = jwt.encode({"sub": str(uuid.uuid4()), "exp": int(time.time()) + 3600}, JWT_SECRET, algorithm="HS256")
+    owner = str(uuid.uuid4())
+    token = jwt.encode({"sub": owner, "exp": int(time.time()) + 3600}, JWT_SECRET, algorithm="HS256")
     member = httpx.Client(base_url=platform.gateway_url, headers={"authorization": f"Bearer {token}"}, timeout=30)
+    broker = RedisBroker(url=redis_url, namespace=redis_namespace)
 
     # Given a follower, a post published through the gateway reaches their home timeline
     author, follower = uuid.uuid4(), uuid.uuid4()
-    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=follower).status_code == 200
+    followed = host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=follower)
+    assert followed.status_code == 200, followed.text
     published = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body={"body": "measured"},
                              headers={"Idempotency-Key": uuid.uuid4().hex})
     assert published.status_code == 201
     post_id = published.json()["data"]["id"]
     eventually(lambda: [i["post_id"] for i in host.request("GET", "/api/v1/timeline/home", viewer=follower)
                         .json()["data"]] == [post_id], "fan-out to the follower")
+    # (the entry commits before its job's message is done with: wait for that, metrics included)
+    eventually(lambda: queue_idle(broker, "timeline.fanout"), "the fan-out message handled")
 
     # And a scout scan runs to its end, and the news feed answers
     scan = member.post("/api/v1/scout/scan", json={"brief": {"intent": "演唱會", "terms": ["演唱會"], "target_count": 5}})
     assert scan.status_code == 200, scan.text
-    run_id = scan.json()["data"]["run"]["id"]
+    run_id, job_id = scan.json()["data"]["run"]["id"], scan.json()["data"]["job"]["id"]
     eventually(lambda: member.get(f"/api/v1/scout/runs/{run_id}").json()["data"]["status"]
                in ("succeeded", "failed"), "the scan to end")
     assert member.get(f"/api/v1/scout/runs/{run_id}").status_code == 200
+    # and a late duplicate of its job's message (a redelivery) is skipped once the job is acknowledged
+    redeliver_acknowledged_job(database_url, broker, job_id, owner)
     assert httpx.get(f"{platform.gateway_url}/api/v1/feed/global").status_code == 200
 
     # Then the timeline worker has timed the fan-out and the scout worker counted the run
@@ -97,9 +134,12 @@ def test_every_process_serves_the_series_operators_watch(platform: Platform):
     assert total(timeline_worker, "dramatiq_messages_total", queue_name="timeline.fanout") >= 1
     assert total(timeline_worker, "dramatiq_message_duration_milliseconds_count", queue_name="timeline.fanout") >= 1
     scout_worker = scrape_until(platform.metrics_url("scout-worker"), "scout_runs_total")
-    assert total(scout_worker, "scout_runs_total", status="succeeded") >= 1
+    # (the scan ran once; its duplicate, counted among the messages, is in progress nowhere)
+    assert total(scout_worker, "scout_runs_total", status="succeeded") == 1
     assert total(scout_worker, "scout_source_requests_total", source="dev", outcome="ok") >= 1
     assert total(scout_worker, "scout_scan_duration_seconds_count", stage="stage 1") == 1
+    assert total(scout_worker, "dramatiq_messages_total", queue_name="scout.scan") >= 2
+    assert total(scout_worker, "dramatiq_messages_inprogress", queue_name="scout.scan") == 0
 
     # And every process answers with its own series
     for service in SERVICES:

@@ -92,16 +92,19 @@ class ServiceDefinition(Generic[S]):
     def configure_worker(self) -> RedisBroker:
         """Set the process's Dramatiq broker (with leased outbox delivery) before actors are declared."""
         self.observe("worker")
-        middleware: list[Middleware] = [
-            OutboxLeases(self.database.engine, self.outbox, lease_seconds=self.settings.outbox_lease_seconds)]
+        middleware: list[Middleware] = []
         if self.settings.metrics_port:
             # Dramatiq's own message counters and durations, served by its exposition process on the
-            # port `main` passed on (summing every worker process's samples).
+            # port `main` passed on (summing every worker process's samples). Ahead of the outbox
+            # leases: a duplicate message they skip was counted in before Dramatiq counts it out, so
+            # the in-progress gauge never goes below zero.
             from dramatiq.middleware.prometheus import Prometheus
 
             middleware.append(Prometheus())
         else:
             metrics.disable()
+        middleware.append(
+            OutboxLeases(self.database.engine, self.outbox, lease_seconds=self.settings.outbox_lease_seconds))
         if self.settings.heartbeat_dir:
             middleware.append(WorkerHeartbeat(self.settings.heartbeat_dir))
         return configure_broker(self.settings, middleware=middleware)
