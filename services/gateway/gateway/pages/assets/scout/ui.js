@@ -36,6 +36,7 @@ export class Pager {
     this.page = null; // the Page shown
     this.wanted = null;
     this.loading = false;
+    this.controls = null; // the buttons and status, kept across renders
   }
 
   show(page) {
@@ -47,6 +48,7 @@ export class Pager {
   reset() {
     this.page = null;
     this.wanted = null;
+    this.controls = null;
     this.nav.replaceChildren();
   }
 
@@ -76,20 +78,33 @@ export class Pager {
 
   draw() {
     const page = this.page;
-    this.nav.replaceChildren();
-    if (!page) return;
-    if (page.totalPages <= 1) {
-      this.nav.append(element("span", { text: `共 ${page.total} 筆` }));
+    if (!page || page.totalPages <= 1) {
+      this.controls = null;
+      this.nav.replaceChildren(...(page ? [element("span", { text: `共 ${page.total} 筆` })] : []));
       return;
     }
+    // The buttons stay the same nodes from render to render: a press whose pointer went down on
+    // one while a load or a poll re-rendered the pager still clicks it.
+    if (!this.controls) {
+      this.controls = {
+        previous: element("button", { type: "button", class: "secondary", text: "上一頁", "data-pager": "previous",
+          "aria-label": `${this.noun}上一頁`, onclick: () => this.go(-1) }),
+        status: element("span", { class: "pager-status", "aria-live": "polite" }),
+        next: element("button", { type: "button", class: "secondary", text: "下一頁", "data-pager": "next",
+          "aria-label": `${this.noun}下一頁`, onclick: () => this.go(1) }),
+      };
+      this.nav.replaceChildren(this.controls.previous, this.controls.status, this.controls.next);
+    }
+    const { previous, status, next } = this.controls;
     const target = this.wanted ?? page.page;
-    const status = this.loading && this.wanted !== null && this.wanted !== page.page
+    const text = this.loading && this.wanted !== null && this.wanted !== page.page
       ? `載入第 ${this.wanted}／${page.totalPages} 頁…` : `第 ${page.page}／${page.totalPages} 頁（共 ${page.total} 筆）`;
-    this.nav.append(
-      element("button", { type: "button", class: "secondary", text: "上一頁", disabled: target <= 1,
-        "data-pager": "previous", "aria-label": `${this.noun}上一頁`, onclick: () => this.go(-1) }),
-      element("span", { class: "pager-status", "aria-live": "polite", text: status }),
-      element("button", { type: "button", class: "secondary", text: "下一頁", disabled: target >= page.totalPages,
-        "data-pager": "next", "aria-label": `${this.noun}下一頁`, onclick: () => this.go(1) }));
+    if (status.textContent !== text) status.textContent = text;
+    const focused = document.activeElement;
+    previous.disabled = target <= 1;
+    next.disabled = target >= page.totalPages;
+    // A button that became disabled under the keyboard hands focus to the other one.
+    if (focused === previous && previous.disabled && !next.disabled) next.focus();
+    if (focused === next && next.disabled && !previous.disabled) previous.focus();
   }
 }
