@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import Engine, create_engine
 
 from devstack.platform import Platform
 from devstack.processes import ProcessGroup
+from feeds_runtime.settings import normalize_database_url
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIME_ZONE, Member, platform_for_pages
 from tests.browser.seeding import ScoutSeed
 
@@ -81,6 +83,13 @@ def new_member(platform: Platform):
     yield make
     for one in created:
         one.http.close()
+
+
+@pytest.fixture(scope="session")
+def news_engine(database_url: str) -> Iterator[Engine]:
+    engine = create_engine(normalize_database_url(database_url), pool_size=1)
+    yield engine
+    engine.dispose()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ posts of an internal authoring service; direct reads."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass
 
@@ -29,6 +28,16 @@ def start(group: ProcessGroup, news_env: dict[str, str] | None = None, kinds=("s
     wait_for(lambda: grpc_serving(platform.grpc_address("news")), "news SERVING", group)
     wait_for(lambda: http_ok(f"{platform.gateway_url}/healthz"), "gateway up", group)
     return platform
+
+
+def wait_identity_applied(engine: Engine, group: ProcessGroup, timeout: float = 120.0) -> None:
+    """Until every identity event ingested so far is applied and its job acknowledged (news' outbox
+    holds only these jobs), so no replica write of one is still to come. The bound only catches a
+    stuck worker: a loaded machine may take its time."""
+    def drained() -> bool:
+        with engine.connect() as connection:
+            return connection.execute(text("SELECT count(*) FROM news.outbox WHERE acked_at IS NULL")).scalar() == 0
+    wait_for(drained, "the news outbox drained (identity events applied)", group, timeout)
 
 
 @dataclass
@@ -107,12 +116,8 @@ class NewsStack:
     def ingest(self, **event) -> None:
         self.identity.IngestIdentityEvent(identity_pb2.IngestIdentityEventRequest(**event), timeout=10)
 
-    def wait_applied(self, timeout: float = 30.0) -> None:
-        """Until every outbox row (identity events) is acknowledged by its actor."""
-        deadline = time.monotonic() + timeout
-        while self.scalar("SELECT count(*) FROM news.outbox WHERE acked_at IS NULL"):
-            assert time.monotonic() < deadline, "outbox not drained"
-            time.sleep(0.05)
+    def wait_applied(self) -> None:
+        wait_identity_applied(self.engine, self.platform.group)
 
     def scalar(self, sql: str, **params):
         with self.engine.connect() as connection:

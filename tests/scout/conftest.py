@@ -84,6 +84,21 @@ def engine(database_url: str):
     engine.dispose()
 
 
+def scan_jobs_settled(engine, job_id: str | None = None) -> bool:
+    """Every delivery of the scan job (of every scan job, without `job_id`) has run and been
+    acknowledged: nothing of it is still searching, and nothing will run it again."""
+    with engine.connect() as c:
+        return c.execute(text("SELECT count(*) FROM scout.outbox WHERE acked_at IS NULL "
+                              "AND (CAST(:j AS text) IS NULL OR args ->> 0 = :j)"), {"j": job_id}).scalar_one() == 0
+
+
+@pytest.fixture(autouse=True)
+def earlier_scans_settled(engine, scout_stack) -> None:
+    """Each test starts once the scans of the tests before it are done: the search stand-in is
+    shared, and a late search of an earlier scan would count among this test's requests."""
+    wait_for(lambda: scan_jobs_settled(engine), "earlier scan jobs acknowledged", scout_stack.group, 120)
+
+
 class Member:
     """One signed-in member talking to the gateway."""
 

@@ -21,7 +21,8 @@ from devstack.processes import grpc_serving, http_ok, python_module, wait_for
 from devstack.scout_seed import SeedRun
 from scout.scan.executor import scan_lock_key
 from devstack.search_api import graph_error
-from tests.scout.conftest import SERP_KEY, THREADS_TOKEN, JWT_SECRET, Member, Seed, ThreadsApi, scout_env, threads_post
+from tests.scout.conftest import (SERP_KEY, THREADS_TOKEN, JWT_SECRET, Member, Seed, ThreadsApi, scan_jobs_settled, scout_env,
+                                  threads_post)
 
 RELEVANT = [
     "鬼滅之刃無限城篇第{n}次重看，炭治郎和猗窩座那段作畫還是很震撼",
@@ -130,7 +131,7 @@ def test_cancelling_a_running_job_stops_it_between_stages_without_results(member
                                                                          seed: Seed) -> None:
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 3) + off_topic_posts("a", 17) + relevant_posts("z", 3))
-    threads_api.delay[term] = 1.5
+    threads_api.hold(term)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=20)
     job_id = created["job"]["id"]
     # The first stage's request is held by the source: the job says so as data (stage and number)
@@ -140,6 +141,7 @@ def test_cancelling_a_running_job_stops_it_between_stages_without_results(member
     assert member.call("DELETE", f"/api/v1/scout/runs/{created['run']['id']}").status_code == 409
     cancelled = member.ok("POST", f"/api/v1/jobs/{job_id}/cancel")
     assert cancelled["cancel_requested"] is True
+    threads_api.release(term)
     run = member.wait_terminal(created["run"]["id"])
     assert run["status"] == "cancelled"
     assert member.ok("GET", f"/api/v1/jobs/{job_id}")["status"] == "cancelled"
@@ -154,7 +156,7 @@ def test_concurrent_workers_racing_for_one_job_run_it_once(member: Member, threa
     # worker processes ready
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 4))
-    threads_api.delay[term] = 1.0
+    threads_api.hold(term)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
     job_id = created["job"]["id"]
     with seed.engine.begin() as c:
@@ -167,12 +169,10 @@ def test_concurrent_workers_racing_for_one_job_run_it_once(member: Member, threa
     worker = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
     lock = redis.Redis.from_url(redis_url).get(f"{redis_namespace}:scout:scan-lock:{job_id}")
     assert worker and lock is not None and lock.decode() == worker
+    threads_api.release(term)
     run = member.wait_terminal(created["run"]["id"])
     # Then one worker won: the source was asked once, the results exist once
-    deadline = time.monotonic() + 30
-    while seed.count("SELECT count(*) FROM scout.outbox WHERE args ->> 0 = :j AND acked_at IS NULL", j=job_id):
-        assert time.monotonic() < deadline, "duplicate deliveries never finished"
-        time.sleep(0.2)
+    wait_for(lambda: scan_jobs_settled(seed.engine, job_id), "duplicate deliveries acknowledged", scout_stack.group, 60)
     assert run["status"] == "succeeded" and run["eligible_count"] == 4
     assert threads_api.requests_for(term) == 1
     assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run["id"]) == 4
@@ -223,23 +223,24 @@ def test_a_run_whose_job_cannot_be_scheduled_becomes_failed(processes, scout_sta
 
 
 def test_counts_show_while_running_and_results_only_once_published(member: Member, threads_api: ThreadsApi) -> None:
-    # Given a first page of 20 (7 on topic) and slow answers, so the run is seen between stages
+    # Given a first page of 20 (7 on topic), and the later searches held, so the run is seen between stages
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 7) + off_topic_posts("a", 13) + relevant_posts("b", 3))
-    threads_api.delay[term] = 1.5
+    threads_api.hold(term, answered=1)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=20)
     job_id, run_id = created["job"]["id"], created["run"]["id"]
     # When stage 1 has been judged
     wait_for(lambda: member.ok("GET", f"/api/v1/jobs/{job_id}")["searched_count"] >= 20, "stage 1 judged", timeout=30)
     job = member.ok("GET", f"/api/v1/jobs/{job_id}")
     run = member.ok("GET", f"/api/v1/scout/runs/{run_id}")
-    # Then (stage 2 and 3 answers take 1.5 s each) the job and the run carry the current counts,
-    # and no result is visible yet
+    published = member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["pagination"]["total"]
+    threads_api.release(term)
+    # Then the job and the run carry the current counts, and no result is visible yet
     assert run["status"] == "running" and job["status"] == "running" and job["target_count"] == 20
     assert (job["searched_count"], job["irrelevant_count"]) == (20, 13) and job["eligible_count"] == 7
     assert (run["searched_count"], run["irrelevant_count"], run["eligible_count"]) == (20, 13, 7)
     assert run["shortfall_count"] == 0 and run["shortfall_reasons"] == []
-    assert member.ok("GET", f"/api/v1/scout/runs/{run_id}/posts")["pagination"]["total"] == 0
+    assert published == 0
     final = member.wait_terminal(run_id)
     assert final["status"] == "succeeded" and final["eligible_count"] == 10 and final["searched_count"] >= 23
     job = member.ok("GET", f"/api/v1/jobs/{job_id}")
@@ -252,13 +253,14 @@ def test_a_worker_that_loses_its_lock_mid_run_hands_the_job_to_a_retry(member: M
     # Given a running scan whose requests are slow
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 4))
-    threads_api.delay[term] = 1.0
+    threads_api.hold(term)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
     job_id = created["job"]["id"]
-    # (mid-stage: its first search request has reached the source)
+    # (mid-stage: its first search request has reached the source, which holds it)
     wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
     # When its lock expires mid-run
     assert redis.Redis.from_url(redis_url).delete(scan_lock_key(redis_namespace, job_id)) == 1
+    threads_api.release(term)
     # Then the job is not left running: a retry takes it over and publishes the results once
     run = member.wait_terminal(created["run"]["id"], timeout=30)
     assert run["status"] == "succeeded" and run["eligible_count"] == 4
@@ -272,7 +274,7 @@ def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Memb
     # Given a scan under way on one of the two workers, in the middle of a slow search
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 4))
-    threads_api.delay[term] = 3.0
+    threads_api.hold(term)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
     job_id = created["job"]["id"]
     wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
@@ -284,7 +286,7 @@ def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Memb
     os.killpg(pgid, signal.SIGKILL)
     killed.popen.wait()
     killed_at = time.monotonic()
-    threads_api.delay[term] = 0
+    threads_api.release(term)
     try:
         # Then the other worker takes the job over within seconds, once the dead one's lease and
         # scan lock have lapsed, and the run succeeds with its results published once
@@ -338,10 +340,6 @@ def _queue_job(seed: Seed, owner, brief: dict, *, payload_run: str | None = None
     return str(run_id), str(job_id)
 
 
-def _acked(seed: Seed, job_id: str) -> bool:
-    return seed.count("SELECT count(*) FROM scout.outbox WHERE args ->> 0 = :j AND acked_at IS NULL", j=job_id) == 0
-
-
 def test_a_payload_naming_another_run_fails_the_job_and_publishes_nothing(member: Member, threads_api: ThreadsApi,
                                                                          seed: Seed) -> None:
     term = unique_term(threads_api)
@@ -361,7 +359,7 @@ def test_a_message_naming_another_owner_runs_nothing(member: Member, other_membe
     threads_api.add(term, relevant_posts("a", 3))
     run_id, job_id = _queue_job(seed, member.id, {"intent": "鬼滅之刃", "terms": [term], "target_count": 3},
                                 message_owner=other_member.id)
-    wait_for(lambda: _acked(seed, job_id), "message handled", timeout=30)
+    wait_for(lambda: scan_jobs_settled(seed.engine, job_id), "message handled", timeout=60)
     assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "queued"
     assert threads_api.requests_for(term) == 0
 

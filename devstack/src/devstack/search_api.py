@@ -29,6 +29,8 @@ from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+# A held request answers after this long at the latest, so a test that never releases it cannot hang the server.
+HOLD_SECONDS = 60.0
 # Search operators Google reads in `q`: site:/inurl: filters, OR between them, their parentheses.
 _OPERATOR = re.compile(r"\(?\b(?:site|inurl):\S+|\bOR\b|[()]")
 
@@ -78,7 +80,8 @@ class SearchApi:
         self.failing: set[str] = set()
         # Providers ("threads", "serp") answering 500 to every query.
         self.failing_providers: set[str] = set()
-        self.delay: dict[str, float] = {}
+        # Query → (how many of its requests answer at once, the event the later ones wait for): `hold`.
+        self.holds: dict[str, tuple[int, threading.Event]] = {}
         self.requests: list[dict] = []
         self.lock = threading.Lock()
         api = self
@@ -110,7 +113,10 @@ class SearchApi:
                 with api.lock:
                     api.requests.append({"provider": provider, "q": q, "after": cursor,
                                          "params": {k: v for k, v in params.items() if k != credential}})
-                time.sleep(api.delay.get(q, 0))
+                    seen = sum(1 for r in api.requests if r["q"] == q)
+                    hold = api.holds.get(q)
+                if hold is not None and seen > hold[0]:
+                    hold[1].wait(HOLD_SECONDS)
                 if provider in api.errors:
                     self._send(*api.errors[provider])
                     return
@@ -212,13 +218,27 @@ class SearchApi:
 
     def reset(self) -> None:
         with self.lock:
-            self.posts, self.failing, self.delay, self.requests = {}, set(), {}, []
+            for _, released in self.holds.values():
+                released.set()
+            self.posts, self.failing, self.requests, self.holds = {}, set(), [], {}
             self.failing_providers, self.errors = set(), {}
             self.token_scopes = ["threads_basic", "threads_keyword_search"]
             self.token_expires_at = int(time.time()) + 50 * 86400
 
     def add(self, query: str, posts: list[dict]) -> None:
         self.posts[query] = posts
+
+    def hold(self, query: str, *, answered: int = 0) -> None:
+        """The requests for `query` after its first `answered` wait until `release(query)` (at most
+        HOLD_SECONDS), so a test sees a scan between two of its searches whatever the machine's speed."""
+        with self.lock:
+            self.holds[query] = (answered, threading.Event())
+
+    def release(self, query: str) -> None:
+        with self.lock:
+            hold = self.holds.pop(query, None)
+        if hold is not None:
+            hold[1].set()
 
     def requests_for(self, query: str) -> int:
         with self.lock:
