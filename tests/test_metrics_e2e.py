@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from prometheus_client.parser import text_string_to_metric_families
 
 from devstack.host_client import Host
-from devstack.platform import SERVICES, Platform, Ports
+from devstack.platform import PROCESSES, SERVICES, Platform, Ports
 from feeds_runtime.jobs import OUTBOX_ID_OPTION
 from feeds_runtime.settings import normalize_database_url
 from scout.jobs import SCAN_QUEUE, SCAN_RUN
@@ -34,6 +34,10 @@ def platform(processes):
                     # The first scan loads the text segmenter's dictionary, slow on a loaded machine.
                     "GATEWAY_RPC_DEADLINE_SECONDS": "60"}})
     platform.start()
+    # Started is more than SERVING: every process, each worker's forked ones included, answers on
+    # its metrics port once it has booted (until then the machine is busy booting the rest).
+    for process in PROCESSES:
+        scrape(platform.metrics_url(process))
     return platform
 
 
@@ -57,7 +61,7 @@ def total(samples: dict[str, list], sample_name: str, **labels: str) -> float:
                if name == sample_name and labels.items() <= sample_labels.items())
 
 
-def eventually(check, what: str, timeout: float = 60.0):
+def eventually(check, what: str, timeout: float = 120.0):
     deadline = time.monotonic() + timeout
     while not (result := check()):
         assert time.monotonic() < deadline, f"timed out waiting for {what}"

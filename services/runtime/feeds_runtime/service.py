@@ -33,6 +33,11 @@ from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import ServiceSettings, load_settings
 
 PROCESS_KINDS = ("server", "worker", "migrate", "relay")
+# How long Dramatiq's main process waits for its worker processes to boot before it starts the
+# processes their middleware asks for (the metrics exposition). Those are only known once a worker
+# process has imported the actors: one that gives up sooner (Dramatiq's 30 s) on a slow start never
+# serves the worker's metrics. A process that fails to boot ends the wait at once.
+WORKER_BOOT_WAIT_MS = 300_000
 
 # The service's own settings class, so `SERVICE.settings` is typed as that class in its code.
 S = TypeVar("S", bound=ServiceSettings)
@@ -157,6 +162,7 @@ class ServiceDefinition(Generic[S]):
             args = [sys.executable, "-m", "dramatiq", self.worker_module,
                     "--processes", str(settings.worker_processes), "--threads", str(settings.worker_threads),
                     "--worker-shutdown-timeout", str(int(settings.worker_shutdown_seconds * 1000)),
+                    "--worker-fork-timeout", str(WORKER_BOOT_WAIT_MS),
                     "--queues", *self.queues]
             env = {**os.environ, "dramatiq_worker_timeout": str(settings.worker_idle_poll_ms)}
             if settings.metrics_port:
