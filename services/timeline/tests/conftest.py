@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import text
 
+from devstack.processes import wait_for
 from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from timeline import jobs
@@ -178,12 +179,10 @@ def users(n: int) -> list[uuid.UUID]:
 
 def blocked_or_done(timeline: Timeline, worker: threading.Thread) -> None:
     """Wait until the worker thread has finished or waits on a lock in this database."""
-    for _ in range(100):
+    def finished_or_waiting() -> bool:
         if not worker.is_alive():
-            return
+            return True
         with timeline.database.transaction() as session:
-            if session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                    "AND wait_event_type = 'Lock'")).scalar_one():
-                return
-        worker.join(0.05)
-    raise AssertionError("the concurrent change neither finished nor waited")
+            return bool(session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                             "AND wait_event_type = 'Lock'")).scalar_one())
+    wait_for(finished_or_waiting, "the concurrent change to finish or wait on a lock")
