@@ -302,6 +302,60 @@ def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Memb
         group.start(killed.name, python_module("scout", "worker"), scout_stack.service_env("scout"))
 
 
+def stop_outside_transactions(pid: int, seed: Seed) -> None:
+    """SIGSTOP the process at a moment no other session of the database is in a statement or a
+    transaction, so the stopped one holds no row lock (its lease renewal's, say) while it sleeps."""
+    def stopped_cleanly() -> bool:
+        os.kill(pid, signal.SIGSTOP)
+        if not seed.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                          "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"):
+            return True
+        os.kill(pid, signal.SIGCONT)
+        return False
+    wait_for(stopped_cleanly, "a moment between transactions", timeout=60)
+
+
+def test_a_worker_stalled_past_its_lease_and_lock_publishes_nothing_once_it_wakes(
+        member: Member, threads_api: ThreadsApi, seed: Seed, scout_stack) -> None:
+    # Given a scan under way on one of the two workers, its first search held by the source
+    term = unique_term(threads_api)
+    threads_api.add(term, relevant_posts("a", 4))
+    threads_api.hold(term)
+    created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
+    job_id = created["job"]["id"]
+    wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
+    first = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
+    pid = int(first.split(":")[1])
+    group = scout_stack.group
+    stalled = next(p for p in group.processes if p.popen.pid == os.getpgid(pid))
+    # When that worker process stops running (as a starved one does) until its outbox lease and its
+    # scan lock have lapsed and the job's message went to the other worker, then runs again
+    stop_outside_transactions(pid, seed)
+    try:
+        wait_for(lambda: seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id) != first,
+                 "job taken over", group, 120)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    threads_api.release(term)
+    try:
+        run = member.wait_terminal(created["run"]["id"], timeout=120)
+        # (a graceful stop lets the woken worker finish what it was doing)
+        stalled.popen.send_signal(signal.SIGTERM)
+        assert stalled.popen.wait(90) == 0
+    finally:
+        group.processes.remove(stalled)
+        group.start(stalled.name, python_module("scout", "worker"), scout_stack.service_env("scout"))
+    # Then the scan took effect once: the run and job succeeded with the taking-over worker, every
+    # delivery is acknowledged, and each result exists once, though both workers searched
+    wait_for(lambda: scan_jobs_settled(seed.engine, job_id), "every delivery acknowledged", group, 60)
+    assert run["status"] == "succeeded" and run["eligible_count"] == 4
+    assert seed.count("SELECT count(*) FROM scout.posts WHERE run_id = :r", r=run["id"]) == 4
+    job = member.ok("GET", f"/api/v1/jobs/{job_id}")
+    assert job["status"] == "succeeded" and job["eligible_count"] == 4
+    assert seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id) != first
+    assert threads_api.requests_for(term) >= 2
+
+
 def test_a_running_job_whose_worker_is_gone_is_failed_by_the_watchdog(member: Member, seed: Seed,
                                                                       redis_namespace: str, redis_url: str) -> None:
     # Given two running runs untouched for an hour; only the second one's lock is still held
