@@ -269,16 +269,22 @@ def test_a_worker_that_loses_its_lock_mid_run_hands_the_job_to_a_retry(member: M
     assert threads_api.requests_for(term) >= 2  # the first attempt stopped, the retry asked again
 
 
-def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Member, threads_api: ThreadsApi,
-                                                                     seed: Seed, scout_stack) -> None:
-    # Given a scan under way on one of the two workers, in the middle of a slow search
+def scan_held_on_a_worker(member: Member, threads_api: ThreadsApi, seed: Seed) -> tuple[str, dict, str, str]:
+    """A scan whose first search the source holds: its term, the created run and job, the job's id
+    and the worker holding it."""
     term = unique_term(threads_api)
     threads_api.add(term, relevant_posts("a", 4))
     threads_api.hold(term)
     created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
     job_id = created["job"]["id"]
     wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
-    first = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
+    return term, created, job_id, seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
+
+
+def test_a_worker_killed_mid_scan_hands_the_job_over_within_seconds(member: Member, threads_api: ThreadsApi,
+                                                                     seed: Seed, scout_stack) -> None:
+    # Given a scan under way on one of the two workers, in the middle of a slow search
+    term, created, job_id, first = scan_held_on_a_worker(member, threads_api, seed)
     # When that worker process is killed without warning (its parent and siblings too)
     group = scout_stack.group
     pgid = os.getpgid(int(first.split(":")[1]))
@@ -318,13 +324,7 @@ def stop_outside_transactions(pid: int, seed: Seed) -> None:
 def test_a_worker_stalled_past_its_lease_and_lock_publishes_nothing_once_it_wakes(
         member: Member, threads_api: ThreadsApi, seed: Seed, scout_stack) -> None:
     # Given a scan under way on one of the two workers, its first search held by the source
-    term = unique_term(threads_api)
-    threads_api.add(term, relevant_posts("a", 4))
-    threads_api.hold(term)
-    created = member.scan(intent="鬼滅之刃", terms=[term], target_count=4)
-    job_id = created["job"]["id"]
-    wait_for(lambda: threads_api.requests_for(term) >= 1, "first search under way", timeout=30)
-    first = seed.count("SELECT worker_id FROM scout.jobs WHERE id = :j", j=job_id)
+    term, created, job_id, first = scan_held_on_a_worker(member, threads_api, seed)
     pid = int(first.split(":")[1])
     group = scout_stack.group
     stalled = next(p for p in group.processes if p.popen.pid == os.getpgid(pid))
