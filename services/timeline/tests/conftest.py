@@ -5,12 +5,15 @@ transaction each)."""
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from devstack.processes import wait_for
 from feeds_runtime import migrations
@@ -186,3 +189,59 @@ def blocked_or_done(timeline: Timeline, worker: threading.Thread) -> None:
             return bool(session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                                              "AND wait_event_type = 'Lock'")).scalar_one())
     wait_for(finished_or_waiting, "the concurrent change to finish or wait on a lock")
+
+
+def _literal(value) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return _literal("{" + ",".join(str(v) for v in value) + "}")
+    text_value = value.isoformat() if isinstance(value, datetime) else str(value)
+    return "'" + text_value.replace("'", "''") + "'"
+
+
+def generic_plan(timeline: Timeline, statement: str, params) -> dict:
+    """The statement's plan (psycopg placeholders) as the service runs it, prepared with one generic
+    plan for any value: the root node of `EXPLAIN ANALYZE`, run and rolled back."""
+    names_in_order = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", statement)))
+    numbered = re.sub(r"%\((\w+)\)s", lambda m: f"${names_in_order.index(m.group(1)) + 1}", statement)
+    connection = timeline.database.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        cursor.execute(f"PREPARE probe AS {numbered.replace('%%', '%')}")
+        arguments = ", ".join(_literal(params[name]) for name in names_in_order)
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE probe({arguments})")
+        plan = cursor.fetchone()[0][0]["Plan"]
+        cursor.execute("DEALLOCATE probe")
+    finally:
+        connection.rollback()
+        connection.close()
+    return plan
+
+
+def plan_nodes(plan: dict) -> list[dict]:
+    nodes, found = [plan], []
+    while nodes:
+        node = nodes.pop()
+        found.append(node)
+        nodes.extend(node.get("Plans", []))
+    return found
+
+
+@contextmanager
+def recorded(timeline: Timeline, naming: str) -> Iterator[list]:
+    """The statements (as sent to the driver, with their parameters) run meanwhile that name the table."""
+    statements: list = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        if naming in statement:
+            statements.append((statement, parameters))
+
+    event.listen(timeline.database.engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(timeline.database.engine, "before_cursor_execute", record)

@@ -15,6 +15,7 @@ from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.events import create_event_log
 from timeline.app import SERVICE
+from timeline.migrations import follower_counts
 
 from .conftest import WINDOW, Timeline, blocked_or_done, follow, users
 
@@ -28,22 +29,25 @@ def fresh(fresh_database_url, timeline_settings) -> Iterator[Timeline]:
     database = Database(make_engine(fresh_database_url, pool_size=4, application_name="timeline-migration-test",
                                     session_settings=SERVICE.session_settings))
     migrations.upgrade(database.engine, SERVICE.migrations_dir, SERVICE.schema, "0006")
-    add_event_log(database)
+    add_later_tables(database)
     yield Timeline(database, timeline_settings.model_copy(
         update={"window_entries": WINDOW, "trim_every": 1, "pull_threshold": 3}))
     database.engine.dispose()
 
 
-def add_event_log(database: Database) -> None:
-    """The application of today records events in the log that a later revision (0010) adds: below
-    it, the test gives the application the table that revision creates."""
+def add_later_tables(database: Database) -> None:
+    """The application of today records events in the log that a later revision (0010) adds, and
+    reads follower counts that 0011 adds: below them, the test gives the application the tables
+    those revisions create."""
     with database.engine.begin() as connection:
         create_event_log(connection, SERVICE.schema)
+        connection.execute(text(follower_counts.CREATE))
 
 
 def migrate(timeline: Timeline, revision: str) -> None:
-    if revision == "head":  # the revision that creates the log creates it again
+    if revision == "head":  # the revisions that create the log and the counts create them again
         with timeline.database.engine.begin() as connection:
+            connection.execute(text(follower_counts.DROP))
             connection.execute(text("DROP TABLE timeline.events"))
     migrations.upgrade(timeline.database.engine, SERVICE.migrations_dir, SERVICE.schema, revision)
 
@@ -106,7 +110,7 @@ def test_every_step_keeps_the_entries_and_the_application_working(fresh):
         config.attributes["connection"] = connection
         command.downgrade(config, "0008")
         connection.commit()
-    add_event_log(fresh.database)
+    add_later_tables(fresh.database)
     assert rows(fresh) == rows(fresh, "timeline_entries_next") == after
     activity(fresh, viewers, authors, 13)
     assert rows(fresh) == rows(fresh, "timeline_entries_next")

@@ -4,17 +4,13 @@ statement it scans no other, the home read included."""
 
 from __future__ import annotations
 
-import re
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime
 
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from timeline.repositories.home import FIRST_PAGE, NEXT_PAGE, PAST_HORIZON
 
-from .conftest import WINDOW, Timeline, follow, users
+from .conftest import WINDOW, Timeline, follow, generic_plan, plan_nodes, recorded, users
 
 
 def partitions(timeline: Timeline) -> set[str]:
@@ -34,64 +30,23 @@ def partition_of(timeline: Timeline, viewer: uuid.UUID) -> str:
             "CAST(:v AS uuid))"), {"v": viewer}).scalar_one()
 
 
-def _literal(value) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, list):
-        return _literal("{" + ",".join(str(v) for v in value) + "}")
-    text_value = value.isoformat() if isinstance(value, datetime) else str(value)
-    return "'" + text_value.replace("'", "''") + "'"
-
-
 def touched_partitions(timeline: Timeline, statement: str, params, *, generic: bool) -> set[str]:
     """The partitions of timeline_entries the statement reaches (psycopg placeholders). Planned
     for these parameter values: those its plan names (the planner pruned the rest). Or `generic`,
-    as a prepared statement runs, one plan for any value pruned as it runs: those it scanned,
-    by `EXPLAIN ANALYZE`, rolled back."""
-    names_in_order = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", statement)))
-    connection = timeline.database.engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        if generic:
-            numbered = re.sub(r"%\((\w+)\)s", lambda m: f"${names_in_order.index(m.group(1)) + 1}", statement)
-            cursor.execute("SET plan_cache_mode = force_generic_plan")
-            cursor.execute(f"PREPARE probe AS {numbered.replace('%%', '%')}")
-            arguments = ", ".join(_literal(params[name]) for name in names_in_order)
-            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE probe({arguments})")
-            plan = cursor.fetchone()[0]
-            cursor.execute("DEALLOCATE probe")
-        else:
+    as a prepared statement runs, one plan for any value pruned as it runs: those it scanned."""
+    if generic:
+        plan = generic_plan(timeline, statement, params)
+    else:
+        connection = timeline.database.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
             cursor.execute("EXPLAIN (FORMAT JSON) " + statement, params)
-            plan = cursor.fetchone()[0]
-    finally:
-        connection.rollback()
-        connection.close()
-    names, nodes = set(), [plan[0]["Plan"]]
-    while nodes:
-        node = nodes.pop()
-        if not generic or node["Actual Loops"]:
-            names.add(node.get("Relation Name"))
-        nodes.extend(node.get("Plans", []))
-    return names & partitions(timeline)
-
-
-@contextmanager
-def recorded(timeline: Timeline) -> Iterator[list]:
-    """The statements (as sent to the driver, with their parameters) run meanwhile that name
-    timeline_entries."""
-    statements: list = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        if "timeline.timeline_entries" in statement:
-            statements.append((statement, parameters))
-
-    event.listen(timeline.database.engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(timeline.database.engine, "before_cursor_execute", record)
+            plan = cursor.fetchone()[0][0]["Plan"]
+        finally:
+            connection.rollback()
+            connection.close()
+    return {node.get("Relation Name") for node in plan_nodes(plan)
+            if not generic or node["Actual Loops"]} & partitions(timeline)
 
 
 def test_the_home_read_touches_the_viewers_partition_only(small):
@@ -123,7 +78,7 @@ def test_every_per_viewer_job_touches_one_partition(small):
     for i in range(WINDOW + 2):
         small.publish(author, f"p{i}")
     small.drain()
-    with recorded(small) as statements:
+    with recorded(small, "timeline.timeline_entries") as statements:
         follow(small, viewer, author)  # pair sync: clean-up, merge, horizon, trim
         small.publish(viewer, "own")  # the self entry
         small.projection(lambda p: p.trim_viewers(small.tenant, [viewer]))

@@ -137,3 +137,39 @@ def test_author_crossing_the_threshold_both_ways_loses_and_duplicates_nothing(sm
     follow(small, second, author)
     assert_reads_everything(small, second)
     assert len(small.expected_home(second)) == 3
+
+
+def test_follower_counts_follow_every_change_of_the_follows(small):
+    """The pull decision reads the counts the triggers on follows keep: every way a follow starts,
+    ends or comes back, through the service or in bulk, leaves them equal to the follows."""
+    author, other, first, second = users(4)
+
+    def counts() -> dict:
+        with small.database.transaction() as session:
+            kept = dict(session.execute(text(
+                "SELECT author_id, followers FROM timeline.follower_counts WHERE tenant_id = :t AND followers <> 0"),
+                {"t": small.tenant}).all())
+            effective = dict(session.execute(text(
+                "SELECT followee_id, count(*) FROM timeline.follows WHERE tenant_id = :t AND ended_at IS NULL "
+                "GROUP BY followee_id"), {"t": small.tenant}).all())
+        assert kept == effective
+        return kept
+
+    follow(small, first, author)
+    follow(small, second, author)
+    follow(small, first, author)  # already following: no change
+    assert counts() == {author: 2}
+    small.service(lambda s: s.unfollow(small.tenant, second, author))
+    small.service(lambda s: s.unfollow(small.tenant, second, author))
+    assert counts() == {author: 1}
+    follow(small, second, author)  # revived by the upsert
+    with small.database.transaction() as session:  # in bulk, for two authors in one statement each
+        session.execute(text("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                             "SELECT :t, gen_random_uuid(), a FROM unnest(CAST(:a AS uuid[])) a, generate_series(1, 3)"),
+                        {"t": small.tenant, "a": [author, other]})
+        session.execute(text("UPDATE timeline.follows SET ended_at = now() WHERE tenant_id = :t AND followee_id = :o"),
+                        {"t": small.tenant, "o": other})
+        session.execute(text("DELETE FROM timeline.follows WHERE tenant_id = :t AND follower_id = :f"),
+                        {"t": small.tenant, "f": first})
+    assert counts() == {author: 4}
+    assert small.publish(author, "four followers: pulled").delivery is Delivery.PULL

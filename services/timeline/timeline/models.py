@@ -86,6 +86,18 @@ class Follow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class FollowerCount(Base):
+    """An author's effective followers, kept by statement triggers on follows (migration 0011) in the
+    transaction that changes them, so a publish reads whether its author is at the pull threshold
+    without counting follows."""
+
+    __tablename__ = "follower_counts"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    followers: Mapped[int] = mapped_column(BigInteger)
+
+
 class Block(Base):
     """A block hides posts in both directions while the row exists."""
 

@@ -94,18 +94,17 @@ class GraphRepository:
         ).scalars())
 
     def has_followers(self, tenant_id: uuid.UUID, author_id: uuid.UUID, at_least: int) -> bool:
-        """Whether the author has at least that many effective followers; reads no more index entries
-        than that, so a big account costs as much as an account at the threshold."""
+        """Whether the author has at least that many effective followers: one row of the counts the
+        triggers on follows keep, whatever the author's size."""
         return self.session.execute(
             text(
                 """
-                SELECT count(*) FROM (SELECT 1 FROM timeline.follows
-                                      WHERE tenant_id = :tenant AND followee_id = :author AND ended_at IS NULL
-                                      LIMIT :at_least) f
+                SELECT EXISTS (SELECT FROM timeline.follower_counts
+                               WHERE tenant_id = :tenant AND author_id = :author AND followers >= :at_least)
                 """
             ),
             {"tenant": tenant_id, "author": author_id, "at_least": at_least},
-        ).scalar_one() >= at_least
+        ).scalar_one()
 
     def chunk_bounds(self, tenant_id: uuid.UUID, author_id: uuid.UUID, size: int) -> list[uuid.UUID]:
         """Follower ids that cut the author's effective followers into runs of `size` (keyset order):
