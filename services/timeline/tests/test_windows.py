@@ -118,6 +118,27 @@ def test_big_author_posts_are_pulled_and_merged_under_the_same_rules(small):
     assert not {p.id for p in pulled} & {i.post_id for i in small.all_home(viewer)}
 
 
+def test_pulled_posts_at_the_instant_of_a_full_page_of_entries_keep_their_place(small):
+    """Pulled posts no older than the last entry of a page the entries fill are the only ones a page
+    reads: those of that very instant are still ordered in by their ids, on every page."""
+    wide = Timeline(small.database, small.settings.model_copy(update={"window_entries": 100}))
+    viewer, other, big, author = users(4)
+    follow(wide, viewer, big)
+    follow(wide, other, big)
+    follow(wide, viewer, author)
+    for i in range(6):
+        wide.publish(big, f"big{i}")
+        wide.publish(author, f"small{i}")
+    wide.drain()
+    with wide.database.transaction() as session:
+        session.execute(text("UPDATE timeline.posts SET published_at = '2026-07-14T04:10:00Z' WHERE tenant_id = :t"),
+                        {"t": wide.tenant})
+    wide.projection(lambda p: p.rebuild(wide.tenant, viewer))
+    assert len(following_rows(wide, viewer)) == 6
+    assert_reads_everything(wide, viewer)
+    assert len(wide.expected_home(viewer)) == 12
+
+
 def test_author_crossing_the_threshold_both_ways_loses_and_duplicates_nothing(small):
     author, first, second = users(3)
     follow(small, first, author)

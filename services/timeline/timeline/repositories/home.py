@@ -2,7 +2,8 @@
 that never overlap, since every post has exactly one of them for a given viewer:
 
 - the viewer's entries: self entries anywhere, following entries at or above the horizon;
-- posts of followed authors delivered by pull (big accounts), anywhere, top-k per author;
+- posts of followed authors delivered by pull (big accounts), anywhere, top-k per author, none
+  older than the last of a page the entries fill;
 - pushed posts of followed authors below the horizon (the history trimmed off the window).
 
 A pulled post gets the position its entry would have (ids derive from tenant, viewer and post), so
@@ -46,26 +47,32 @@ def _page_sql(after: bool) -> str:
     entry_boundary = "AND (e.ranked_at, e.id) < (%(at)s, %(entry)s)" if after else ""
     post_boundary = (f"AND p.published_at <= %(at)s AND (p.published_at < %(at)s OR {_PULLED_ID} < %(entry)s)"
                      if after else "")
+    # A pulled post older than the last of a full page of entries cannot make the page: each
+    # followed big account's top-k stops at that entry's instant.
+    floor = ("AND p.published_at >= coalesce((SELECT min(ranked_at) FROM entries HAVING count(*) = %(limit)s), "
+             "'-infinity')")
     return f"""
         WITH horizon AS (SELECT ranked_at, entry_id FROM timeline.viewer_horizons
-                         WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s)
+                         WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s),
+        entries AS (
+            SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
+                   s.like_count, s.reply_count, s.share_count
+            FROM timeline.timeline_entries e
+            JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+            LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
+            WHERE e.tenant_id = %(tenant)s AND e.viewer_id = %(viewer)s {entry_boundary}
+              AND (e.kind = 'self' OR NOT EXISTS (SELECT FROM horizon)
+                   OR (e.ranked_at, e.id) >= (SELECT ranked_at, entry_id FROM horizon))
+              AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
+              AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
+              AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
+            ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
         SELECT u.*, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
-            (SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
-                    s.like_count, s.reply_count, s.share_count
-             FROM timeline.timeline_entries e
-             JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
-             LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
-             WHERE e.tenant_id = %(tenant)s AND e.viewer_id = %(viewer)s {entry_boundary}
-               AND (e.kind = 'self' OR NOT EXISTS (SELECT FROM horizon)
-                    OR (e.ranked_at, e.id) >= (SELECT ranked_at, entry_id FROM horizon))
-               AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
-               AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
-               AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
-             ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
+            SELECT * FROM entries
             UNION ALL
             (SELECT {_ROW} FROM timeline.follows f
              JOIN timeline.pulled_authors a ON a.tenant_id = f.tenant_id AND a.author_id = f.followee_id
-             {_posts_of_follows('pull', post_boundary)})
+             {_posts_of_follows('pull', f"{post_boundary} {floor}")})
         ) u LEFT JOIN horizon h ON true
         ORDER BY u.ranked_at DESC, u.entry_id DESC LIMIT %(limit)s
         """
