@@ -13,7 +13,11 @@
    page of a viewer following only the same 200 normal authors, sampled in alternating blocks.
 5. Hybrid fan-out: publish → the post is on a sampled follower's home page, for a 1M-follower
    author (pulled). Baseline: the same for a 10-follower author (pushed).
-6. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
+6. Head of line: publish → home page, for a 10-follower author's post published 1 s after a post of
+   an author with the largest following of figure 1 (100k, pushed: the biggest fan-out the workers
+   run; a pulled author queues nothing). Baseline: the same post with no job in flight. Bar: a
+   ratio ≤ 2, a small post is not held up behind the chunks of a big fan-out.
+7. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
 
 The server pulls authors from PULL_THRESHOLD followers on, above the 10k and 100k of the push
 fan-out figures, so those stay comparable with runs before hybrid fan-out.
@@ -78,6 +82,21 @@ def add_followers(conn: psycopg.Connection, author: uuid.UUID, count: int) -> No
                  "SELECT %s, gen_random_uuid(), %s FROM generate_series(1, %s)", (TENANT, author, count))
 
 
+def a_follower(conn: psycopg.Connection, author: uuid.UUID) -> uuid.UUID:
+    return conn.execute("SELECT follower_id FROM timeline.follows WHERE tenant_id = %s AND followee_id = %s LIMIT 1",
+                        (TENANT, author)).fetchone()[0]
+
+
+def publish(stub, author: uuid.UUID, body: str):
+    return stub.PublishPost(pb.PublishPostRequest(body=body, visibility=pb.VISIBILITY_PUBLIC),
+                            metadata=metadata(author), timeout=30).post
+
+
+def fanout_running(conn: psycopg.Connection, post_id: str) -> bool:
+    return conn.execute("SELECT EXISTS (SELECT 1 FROM timeline.fanout_progress WHERE post_id = %s "
+                        "AND completed_at IS NULL)", (post_id,)).fetchone()[0]
+
+
 def entries_of(conn: psycopg.Connection, post_id: str) -> int:
     return conn.execute("SELECT count(*) FROM timeline.timeline_entries WHERE post_id = %s AND kind = 'following'",
                         (post_id,)).fetchone()[0]
@@ -113,12 +132,10 @@ def fanout_once(stub, conn, followers: int) -> tuple[float, float, tuple]:
     conn.execute("ANALYZE timeline.follows")
     baseline = raw_fanout_seconds(conn, author)
     started = time.perf_counter()
-    post = stub.PublishPost(pb.PublishPostRequest(body="bench", visibility=pb.VISIBILITY_PUBLIC),
-                            metadata=metadata(author), timeout=30).post
+    post = publish(stub, author, "bench")
     # The run completes in the transaction of its last chunk, so the last entry exists from that
     # commit on; polling the progress row (a key lookup) keeps the clock free of count(*) scans.
-    while not conn.execute("SELECT completed_at IS NOT NULL FROM timeline.fanout_progress WHERE post_id = %s",
-                           (post.id,)).fetchone()[0]:
+    while fanout_running(conn, post.id):
         time.sleep(0.005)
     elapsed = time.perf_counter() - started
     written = entries_of(conn, post.id)
@@ -308,8 +325,7 @@ def on_home(stub, viewer: uuid.UUID, post_id: str) -> bool:
 
 def publish_to_home_seconds(stub, author: uuid.UUID, follower: uuid.UUID) -> float:
     started = time.perf_counter()
-    post = stub.PublishPost(pb.PublishPostRequest(body="hybrid", visibility=pb.VISIBILITY_PUBLIC),
-                            metadata=metadata(author), timeout=30).post
+    post = publish(stub, author, "hybrid")
     while not on_home(stub, follower, post.id):
         time.sleep(0.002)
     return time.perf_counter() - started
@@ -322,9 +338,7 @@ def bench_hybrid_fanout(stub, conn, repeats: int) -> None:
         add_followers(conn, big, BIG_FOLLOWERS)
         add_followers(conn, small, 10)
     conn.execute("ANALYZE timeline.follows")
-    big_follower, small_follower = (
-        conn.execute("SELECT follower_id FROM timeline.follows WHERE tenant_id = %s AND followee_id = %s LIMIT 1",
-                     (TENANT, author)).fetchone()[0] for author in (big, small))
+    big_follower, small_follower = a_follower(conn, big), a_follower(conn, small)
     pulled = statistics.median(publish_to_home_seconds(stub, big, big_follower) for _ in range(repeats))
     pushed = statistics.median(publish_to_home_seconds(stub, small, small_follower) for _ in range(repeats))
     record(f"timeline_fanout_hybrid_{BIG_FOLLOWERS}_followers",
@@ -334,6 +348,40 @@ def bench_hybrid_fanout(stub, conn, repeats: int) -> None:
 
 def jobs_idle(conn) -> bool:
     return not conn.execute("SELECT EXISTS (SELECT 1 FROM timeline.outbox WHERE acked_at IS NULL)").fetchone()[0]
+
+
+def bench_head_of_line(stub, conn, followers: int, workers: int, repeats: int, delay: float = 1.0) -> None:
+    """Each repeat measures the small post once behind the big one and once alone, both from no job in
+    flight, in alternating order, so load drifting on the machine falls on both alike."""
+    big, small = uuid.uuid4(), uuid.uuid4()
+    with conn.transaction():
+        add_followers(conn, big, followers)
+        add_followers(conn, small, 10)
+    conn.execute("ANALYZE timeline.follows")
+    follower = a_follower(conn, small)
+    samples: dict[str, list[float]] = {"behind": [], "alone": []}
+    overlapped = 0
+
+    def behind() -> float:
+        nonlocal overlapped
+        started = time.perf_counter()
+        post = publish(stub, big, "head of line")
+        time.sleep(max(0.0, delay - (time.perf_counter() - started)))
+        seconds = publish_to_home_seconds(stub, small, follower)
+        # Whether the big fan-out was still running when the small post arrived (else nothing was ahead).
+        overlapped += fanout_running(conn, post.id)
+        return seconds
+
+    for repeat in range(repeats):
+        for key in ("behind", "alone") if repeat % 2 == 0 else ("alone", "behind"):
+            wait_for(lambda: jobs_idle(conn), "timeline jobs drained", None, timeout=600)
+            samples[key].append(behind() if key == "behind" else publish_to_home_seconds(stub, small, follower))
+    record("timeline_fanout_head_of_line",
+           {"big_author_followers": followers, "small_author_followers": 10, "delay_seconds": delay,
+            "pull_threshold": PULL_THRESHOLD, "worker_processes": workers, "repeats": repeats,
+            "overlapped_repeats": overlapped},
+           "seconds_publish_to_follower_home", statistics.median(samples["behind"]), "s",
+           "same_post_nothing_in_flight", statistics.median(samples["alone"]))
 
 
 def bench_entries_per_viewer(stub, conn, posts: int) -> None:
@@ -377,8 +425,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     parser.add_argument("--repeats", type=int, default=5, help="posts fanned out per follower count and worker count")
     parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
-    parser.add_argument("--only", default="home,metrics,traces,mixed,fanout,hybrid,window",
-                        help="comma-separated figures to measure (home, metrics, traces, mixed, fanout, hybrid, window)")
+    parser.add_argument("--only", default="home,metrics,traces,mixed,fanout,headofline,hybrid,window",
+                        help="comma-separated figures to measure "
+                             "(home, metrics, traces, mixed, fanout, headofline, hybrid, window)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -414,6 +463,7 @@ def main() -> None:
         channel = grpc.insecure_channel(address)
         stub, admin = timeline_pb2_grpc.TimelineServiceStub(channel), timeline_pb2_grpc.TimelineAdminStub(channel)
         only = set(args.only.split(","))
+        follower_counts = [int(f) for f in args.followers.split(",")]
         with psycopg.connect(infra.libpq_url(database_url), autocommit=True) as conn:
             if "home" in only:
                 bench_home(platform, stub, admin, conn, args.runs)
@@ -427,8 +477,10 @@ def main() -> None:
                 start_worker(platform, workers)
                 time.sleep(2)  # let the worker processes boot before the clock starts
                 if "fanout" in only:
-                    for followers in (int(f) for f in args.followers.split(",")):
+                    for followers in follower_counts:
                         bench_fanout(platform, stub, conn, followers, workers, args.repeats)
+                if number == 0 and "headofline" in only:
+                    bench_head_of_line(stub, conn, max(follower_counts), workers, args.repeats)
                 if number == 0 and "hybrid" in only:
                     bench_hybrid_fanout(stub, conn, args.repeats)
                 if number == 0 and "window" in only:
