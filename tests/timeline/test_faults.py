@@ -49,9 +49,13 @@ def assert_converged(engine, post_id: str, followers: int, tenant: str, author: 
     wait_until(lambda: _unacknowledged(engine, post_id) == 0, "every fan-out job acknowledged")
 
 
+# A post's fan-out jobs: its first job and the jobs of its later follower ranges.
+FANOUT_JOBS = "actor_name IN ('timeline.fanout_chunk', 'timeline.fanout_range')"
+
+
 def _unacknowledged(engine, post_id: str) -> int:
     with engine.connect() as connection:
-        return connection.execute(text("SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
+        return connection.execute(text(f"SELECT count(*) FROM timeline.outbox WHERE {FANOUT_JOBS} "
                                        "AND args->>1 = :p AND acked_at IS NULL"), {"p": post_id}).scalar()
 
 
@@ -75,7 +79,7 @@ def posts_held(engine, post_ids: list[str]):
 
 def jobs_waiting_mid_run(engine, count: int) -> bool:
     """`count` fan-out jobs claimed by a worker (leased) and blocked on a lock of this database."""
-    leased = _count(engine, "SELECT count(*) FROM timeline.outbox WHERE actor_name = 'timeline.fanout_chunk' "
+    leased = _count(engine, f"SELECT count(*) FROM timeline.outbox WHERE {FANOUT_JOBS} "
                             "AND acked_at IS NULL AND lease_token IS NOT NULL")
     blocked = _count(engine, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                              "AND wait_event_type = 'Lock'")

@@ -101,10 +101,10 @@ class Timeline:
         return [post.id for post in seen]
 
     def pending_jobs(self) -> list:
-        """This tenant's outbox rows not yet acknowledged, oldest first: (id, actor_name, args)."""
+        """This tenant's outbox rows not yet acknowledged, oldest first: (id, queue_name, actor_name, args)."""
         with self.database.transaction() as session:
             return session.execute(
-                text("SELECT id, actor_name, args FROM timeline.outbox WHERE acked_at IS NULL "
+                text("SELECT id, queue_name, actor_name, args FROM timeline.outbox WHERE acked_at IS NULL "
                      "AND args->>0 = :t ORDER BY id"), {"t": str(self.tenant)}).all()
 
     def events(self) -> list:
@@ -116,7 +116,7 @@ class Timeline:
     def run_job(self, actor_name: str, args: list) -> None:
         """The body of the actor of that name, in its own transaction (as timeline.tasks runs it)."""
         ids = [uuid.UUID(a) if isinstance(a, str) and len(a) == 36 else a for a in args]
-        if actor_name == jobs.FANOUT_CHUNK:
+        if actor_name in (jobs.FANOUT_CHUNK, jobs.FANOUT_RANGE):
             self.projection(lambda p: p.fanout_chunk(*ids))
         elif actor_name == jobs.CLEANUP_POST:
             self.projection(lambda p: p.cleanup_post(*ids))
@@ -135,7 +135,7 @@ class Timeline:
         """Run pending jobs (and the follow-ups they write) until none is left; returns how many ran."""
         ran = 0
         while jobs_left := self.pending_jobs():
-            for outbox_id, actor_name, args in jobs_left:
+            for outbox_id, _, actor_name, args in jobs_left:
                 self.run_job(actor_name, args)
                 self.ack(outbox_id)
                 ran += 1

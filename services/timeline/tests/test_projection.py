@@ -83,15 +83,17 @@ def test_planned_chunks_run_in_any_order_and_each_counts_once(timeline):
     [first] = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]
     # When the first job plans the run
     timeline.run_job(first.actor_name, first.args)
-    chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
-    # Then it writes the first range itself and queues one job per other range at once, so several
-    # workers can share the post
+    chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_RANGE]
+    # Then it writes the first range itself and queues one job per other range at once, on the
+    # ranges' own queue, so several workers can share the post and a later post's first job passes them
+    assert {job.queue_name for job in chunks} == {jobs.FANOUT_RANGES_QUEUE}
     assert sorted(job.args[3] for job in chunks) == [1, 2, 3]
     assert sorted(row.kind for row in timeline.entries()) == ["following"] * TEST_CHUNK_SIZE + ["self"]
     assert progress_of(timeline, post.id).chunks_done == 1
     # and the first job run again plans and writes nothing more
     timeline.run_job(first.actor_name, first.args)
-    assert len([job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]) == len(chunks) + 1
+    assert len([job for job in timeline.pending_jobs() if job.actor_name in (jobs.FANOUT_CHUNK, jobs.FANOUT_RANGE)]) \
+        == len(chunks) + 1
     assert progress_of(timeline, post.id).chunks_done == 1
     # and the other ranges, run last first, one of them twice and concurrently, cover every follower once
     threads = [threading.Thread(target=timeline.run_job, args=(chunks[0].actor_name, chunks[0].args))
@@ -134,7 +136,7 @@ def test_duplicate_and_concurrent_fanout_runs_keep_one_entry_per_viewer_and_post
     for thread in threads:
         thread.join()
     # Then the run was planned once: one job for the second range (nothing forked), the first written once
-    follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK and len(job.args) > 3]
+    follow_ups = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_RANGE]
     assert [job.args[3] for job in follow_ups] == [1]
     assert len([row for row in timeline.entries() if row.kind == "following"]) == TEST_CHUNK_SIZE
     timeline.drain()
@@ -372,7 +374,7 @@ def _interleave(timeline, projection_step, change) -> None:
 
 
 def _ack_all(timeline) -> None:
-    for outbox_id, _, _ in timeline.pending_jobs():
+    for outbox_id, *_ in timeline.pending_jobs():
         timeline.ack(outbox_id)
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 FANOUT_QUEUE = "timeline.fanout"
+# A big post's later follower ranges wait here, apart from every post's first job, so a small
+# post published meanwhile is not queued behind them (head-of-line blocking).
+FANOUT_RANGES_QUEUE = "timeline.fanout_ranges"
 CLEANUP_QUEUE = "timeline.cleanup"
-QUEUES = [FANOUT_QUEUE, CLEANUP_QUEUE]
+QUEUES = [FANOUT_QUEUE, FANOUT_RANGES_QUEUE, CLEANUP_QUEUE]
 
 # (tenant_id, post_id, generation): the first job of a post's fan-out, which plans the chunks and
-# writes chunk 0; (…, chunk number, after_follower_id | None, upto_follower_id | None): one later
-# keyset range of followers.
+# writes chunk 0.
 FANOUT_CHUNK = "timeline.fanout_chunk"
+# (…, chunk number, after_follower_id | None, upto_follower_id | None): one later keyset range of
+# followers. (FANOUT_CHUNK takes these arguments too: jobs queued before the ranges had a queue.)
+FANOUT_RANGE = "timeline.fanout_range"
 # (tenant_id, [viewer_id, …]): cut each viewer's entries back to its window.
 TRIM_VIEWERS = "timeline.trim_viewers"
 # (tenant_id, post_id): drop following entries of a post that is no longer eligible.

@@ -36,7 +36,8 @@ class Projection:
         """One chunk of the post's fan-out, reading the post as it is now. The first job (chunk None)
         plans the run: it cuts the followers into keyset ranges, queues a job for every range but the
         first, so several workers share one post, and writes the first range itself (no hop through
-        the queue before the first rows). A job that runs twice, late or concurrently writes the same
+        the queue before the first rows). The ranges wait on a queue of their own, so the first job
+        of a post published meanwhile passes them. A job that runs twice, late or concurrently writes the same
         rows; the plan is made once per generation and each chunk is counted once, so nothing forks
         and the progress stays exact. The viewers due for a trim get a trim job of their own. Returns
         the fan-out lag when this chunk completed a post's first run (`FanoutRunRepository.finish_chunk`)."""
@@ -53,7 +54,7 @@ class Projection:
             if not self.runs.plan(tenant_id, post_id, generation, len(bounds) + 1):
                 return None
             ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
-            outbox.add_many(self.session, outbox_table, jobs.FANOUT_QUEUE, jobs.FANOUT_CHUNK, [
+            outbox.add_many(self.session, outbox_table, jobs.FANOUT_RANGES_QUEUE, jobs.FANOUT_RANGE, [
                 [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
                  str(high) if high else None]
                 for number, (low, high) in enumerate(ranges) if number > 0

@@ -26,6 +26,10 @@ def _projection(session: Session) -> Projection:
     return Projection(session, SERVICE.settings)
 
 
+# A worker thread that frees up takes a post's first job before a waiting range of a big post.
+RANGE_PRIORITY = 10
+
+
 @dramatiq.actor(queue_name=jobs.FANOUT_QUEUE, actor_name=jobs.FANOUT_CHUNK, **RETRY)
 def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | None = None,
                  after_follower_id: str | None = None, upto_follower_id: str | None = None) -> None:
@@ -34,6 +38,12 @@ def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | Non
                                                 None if chunk is None else int(chunk), _uuid(after_follower_id),
                                                 _uuid(upto_follower_id))
     metrics.fanout_chunk_written(lag)
+
+
+@dramatiq.actor(queue_name=jobs.FANOUT_RANGES_QUEUE, actor_name=jobs.FANOUT_RANGE, priority=RANGE_PRIORITY, **RETRY)
+def fanout_range(tenant_id: str, post_id: str, generation: int, chunk: int, after_follower_id: str | None,
+                 upto_follower_id: str | None) -> None:
+    fanout_chunk.fn(tenant_id, post_id, generation, chunk, after_follower_id, upto_follower_id)
 
 
 @dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.TRIM_VIEWERS, **RETRY)
