@@ -56,12 +56,29 @@ def context(browser) -> Iterator:
     context.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.call_failed = report.failed
+    return report
+
+
 @pytest.fixture
-def page(context):
+def page(context, request, tmp_path):
     page = context.new_page()
     errors: list[str] = []
+    # What the page did, shown with a failing test beside a screenshot of where it stopped.
+    events: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: events.append(f"console {message.type}: {message.text}"))
+    page.on("framenavigated", lambda frame: events.append(f"navigated {frame.url}") if frame == page.main_frame else None)
+    page.on("requestfailed", lambda r: events.append(f"request failed {r.method} {r.url}: {r.failure}"))
+    page.on("response", lambda r: events.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
     yield page
+    if getattr(request.node, "call_failed", False) and not page.is_closed():
+        page.screenshot(path=tmp_path / "failure.png", full_page=True)
+        print("\n".join([f"page at {page.url}; screenshot {tmp_path / 'failure.png'}", *events]))
     assert not errors, f"uncaught errors in the page: {errors}"
 
 
