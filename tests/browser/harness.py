@@ -64,3 +64,14 @@ def serious_accessibility_violations(page) -> list[dict]:
         .filter(v => v.impact === 'serious' || v.impact === 'critical')
         .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))""")
     return violations
+
+
+def wait_until_held(page, held: list, what: str) -> None:
+    """Until a request the test holds (page.route appending to `held`) has been made. Playwright runs
+    the route's handler while the test waits on the page, so each short wait lets one arrive."""
+    for _ in range(600):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{what} was never requested")
+

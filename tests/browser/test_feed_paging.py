@@ -11,6 +11,7 @@ import grpc
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.harness import wait_until_held
 from tests.browser.test_feed_reader import ingest_identity, publish_post
 
 pytestmark = pytest.mark.browser
@@ -164,12 +165,7 @@ def test_a_late_response_of_the_previous_tab_is_dropped(page, member, new_member
     member.sign_in(page)
     page.goto(f"{member.base_url}/feed")
     # The subscription feed's first page is in flight when the person switches to the global feed.
-    # (Playwright runs the route's handler while the test waits on it: each pump lets it arrive.)
-    for _ in range(300):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the subscription feed was never requested"
+    wait_until_held(page, held, "the subscription feed")
     page.get_by_role("button", name="全站", exact=True).click()
     expect(page.locator(f'li.card[data-post-id="{post_id}"]')).to_have_count(1)
     global_ids = card_ids(page)

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.harness import wait_until_held
 from tests.browser.test_feed_paging import publish, subscribe
 from tests.browser.test_feed_reader import publish_post
 
@@ -61,6 +62,33 @@ def test_a_member_sees_whom_they_follow_and_unfollows_a_quiet_source(page, membe
     expect(summary).to_have_text("我追蹤的來源（1）")
     expect(summary).to_be_focused()
     assert [s["target"] for s in member.http.get("/api/v1/subscriptions").json()["items"]] == [str(talkative.id)]
+
+
+def test_unfollowing_in_the_list_while_the_feed_loads_keeps_the_focus_in_the_list(page, member, new_member):
+    talkative, quiet = new_member(), new_member()
+    post_id = publish_post(talkative, "清單重畫時的新聞", "內文。")
+    subscribe(member, "Author", talkative.id)
+    subscribe(member, "Author", quiet.id)
+    feed, unfollow = [], []
+    page.route(lambda url: "/api/v1/feed/subscriptions" in url, lambda route: feed.append(route))
+    page.route(lambda url: "/api/v1/subscriptions/" in url, lambda route: unfollow.append(route))
+    member.sign_in(page)
+    page.goto(f"{member.base_url}/feed")
+    following = page.locator("#following")
+    summary = following.locator("summary")
+    expect(summary).to_have_text("我追蹤的來源（2）")
+    wait_until_held(page, feed, "the subscription feed")
+    summary.click()
+    following.locator(f'li[data-following="Author:{quiet.id}"]').get_by_role("button", name="取消追蹤").click()
+    wait_until_held(page, unfollow, "the unfollow")
+    # While the unfollow is on its way, the feed arrives and the list is drawn again (it learns a name)
+    feed[0].continue_()
+    expect(page.locator(f'li.card[data-post-id="{post_id}"]')).to_be_visible()
+    expect(following.locator(f'li[data-following="Author:{quiet.id}"]').get_by_role("button")).to_be_focused()
+    unfollow[0].continue_()
+    expect(page.locator("#feed-message")).to_contain_text("已取消追蹤")
+    expect(summary).to_have_text("我追蹤的來源（1）")
+    expect(summary).to_be_focused()
 
 
 def test_a_guest_learns_that_signing_in_lets_them_follow(page, platform, new_member):

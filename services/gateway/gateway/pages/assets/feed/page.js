@@ -168,6 +168,8 @@ class FeedReader {
     const entries = [...this.follows.byKey.values()];
     $("following-summary").textContent = `我追蹤的來源（${entries.length}）`;
     const list = $("following-list");
+    // A render (a name learnt from the feed) keeps the focus on the source's button it was on.
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.target : null;
     list.replaceChildren();
     if (entries.length === 0) {
       list.append(element("li", { class: "empty", text: "還沒有追蹤任何來源。" }));
@@ -179,6 +181,7 @@ class FeedReader {
         element("span", { text: name }),
         this.followButton({ ...source, name })));
     }
+    if (focused) list.querySelector(`button[data-target="${CSS.escape(focused)}"]`)?.focus();
   }
 
   async show(kind) {
@@ -269,12 +272,15 @@ class FeedReader {
     const text = following ? "取消追蹤" : "追蹤";
     return element("button", {
       type: "button", class: following ? "secondary" : "", "data-target": key, text,
-      "aria-label": `${text}${source.name}`, onclick: () => this.toggle(source),
+      "aria-label": `${text}${source.name}`, onclick: (event) => this.toggle(source, event.currentTarget),
     });
   }
 
-  async toggle(source) {
+  async toggle(source, pressed) {
     const key = Follows.key(source);
+    // Where the press came from, read before the request: a render meanwhile (the list loading)
+    // may take the pressed button out of the page.
+    const inList = Boolean(pressed.closest("#following-list"));
     let following;
     try {
       following = await this.follows.toggle(source);
@@ -287,10 +293,9 @@ class FeedReader {
     // Every button of the same source shows the new state; focus stays on the pressed one, or
     // (pressed in the followed list, which it may have left) on the list's own button or summary.
     const active = document.activeElement;
-    const inList = Boolean(active && active.closest("#following-list"));
     for (const old of document.querySelectorAll(`#feed button[data-target="${CSS.escape(key)}"]`)) {
       const fresh = this.followButton({ ...source, name });
-      const focused = old === active;
+      const focused = old === active || old === pressed;
       old.replaceWith(fresh);
       if (focused) fresh.focus();
     }
