@@ -34,6 +34,7 @@ from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
 from feeds_runtime.settings import normalize_database_url
 from scout.brief import normalize_brief
 from scout.pipeline.scan import run_scan
+from scout.settings import ScoutSettings
 from scout.pipeline.sources.dev import DevSource
 from scout.repositories.posts import RESULT_ORDER
 
@@ -64,10 +65,12 @@ def bench_scan() -> None:
         brief = normalize_brief(theme_key="", theme_label="", intent="鬼滅之刃 角色劇情", mode="", brand_id="",
                                 terms=TERMS, target_count=40)
         source = DevSource(path)
+        # The ranking the service runs by default, its cost included.
+        ranking = ScoutSettings.model_fields["ranking"].default
 
         def scan():
             return run_scan(brief, [source], history=set(), target=40, on_progress=lambda *_: None,
-                            should_cancel=lambda: False)
+                            should_cancel=lambda: False, ranking=ranking)
 
         def fetch_only() -> int:
             # The same requests (stage 1 and the stage 2 continuation per term), nothing judged.

@@ -9,8 +9,9 @@ lexical overlap with it, those with no overlap last but still returned, so every
 be reached. Every group is scanned over gRPC by an owner of its own; its results are read with
 ListRunPosts, in the order members see them.
 
-Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, the
-service's default, then with BM25), so each component's figures stand on their own. Prints one JSON object: per set and
+Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
+with BM25, then with the eligible posts' common words, the service's default), so each
+component's figures stand on their own. Prints one JSON object: per set and
 component, precision@10 (relevant among the first min(10, results) results; 0 for a group
 without results), target attainment (share of the groups reaching their target among those with
 at least target unique relevant candidates) and the groups that returned fewer than half their
@@ -21,7 +22,7 @@ The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topi
 natural_dev.jsonl, written blind and open for tuning; natural_blind.jsonl, written blind and
 only ever run.
 
-    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+bm25]
+    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ PRECISION_BAR, ATTAINMENT_BAR = 0.9, 0.95
 # A group that had its target among its candidates returns at least this share of it.
 HALF_TARGET = 0.5
 # The component the service runs by default (SCOUT_RANKING), the one judged against the bar.
-DEFAULT_RANKING = "rules"
-RANKINGS = (DEFAULT_RANKING, "rules+bm25")
+DEFAULT_RANKING = "rules+pool"
+RANKINGS = ("rules", "rules+bm25", DEFAULT_RANKING)
 # The labeled set is dated; the scan job judges it at this fixed moment (SCOUT_SCAN_NOW), so the
 # figures do not drift with the calendar.
 NOW = datetime(2026, 8, 10, tzinfo=UTC)
@@ -261,7 +262,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("datasets", nargs="*", type=Path, help="labeled sets (JSON lines); default: all four")
     parser.add_argument("--groups", default="", help="comma-separated group ids to evaluate (default: all)")
     parser.add_argument("--rankings", default=",".join(RANKINGS),
-                        help="ranking components to evaluate, comma-separated; the service's default (rules) is "
+                        help="ranking components to evaluate, comma-separated; the service's default (rules+pool) is "
                              "judged against the bar when listed, else the last one")
     args = parser.parse_args(argv[1:])
     only = {g.strip() for g in args.groups.split(",") if g.strip()} or None

@@ -31,10 +31,10 @@ class ScoutSettings(ServiceSettings):
     # Scans judge recency and future posting times against the wall clock, or against this fixed
     # instant when set, so that a dated labeled set (make eval-scout) gives reproducible figures.
     scan_now: AwareDatetime | None = None
-    # How eligible posts are ordered: the gate's rule evidence alone ("rules"), or with BM25 over the
-    # run's candidates ("rules+bm25"), which `make eval-scout` measures beside it and which has not
-    # improved on the rules on the labeled sets.
-    ranking: Literal["rules", "rules+bm25"] = "rules"
+    # How eligible posts are ordered: the gate's rule evidence alone ("rules"), with BM25 over the
+    # run's candidates ("rules+bm25", which has not improved on the rules on the labeled sets), or
+    # with the words the run's eligible posts share ("rules+pool"); `make eval-scout` measures each.
+    ranking: Literal["rules", "rules+bm25", "rules+pool"] = "rules+pool"
 
     # Search sources in the order the pipeline uses them: the first is primary, a second one is
     # stage 3's. "threads" and "serp" are the live providers; "dev", the offline sample corpus

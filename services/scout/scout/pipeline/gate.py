@@ -220,7 +220,7 @@ class Gate:
 
 
 # Soft recency: a post loses at most RECENCY_WEIGHT of its score, half of it per half-life.
-RECENCY_WEIGHT = 0.2
+RECENCY_WEIGHT = 0.1
 RECENCY_HALF_LIFE_DAYS = 90.0
 # An unknown posting time is neither rewarded nor punished much: the middle of the range.
 UNKNOWN_AGE_FACTOR = 1.0 - RECENCY_WEIGHT / 2

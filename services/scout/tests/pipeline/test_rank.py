@@ -1,7 +1,7 @@
 """The ranked relevance beside the gate: BM25 over the run's candidates orders, never admits."""
 
 from scout.pipeline.gate import Gate
-from scout.pipeline.rank import RULES, RULES_BM25, Ranker
+from scout.pipeline.rank import RULES, RULES_BM25, RULES_POOL, Ranker
 from scout.pipeline.signature import build_signature
 
 POSTS = [
@@ -11,11 +11,12 @@ POSTS = [
 ]
 
 
-def ranked(ranking: str) -> dict[int, float]:
-    gate = Gate(build_signature("台南 牛肉湯", ["台南 牛肉湯", "台南 早餐"]))
+def ranked(ranking: str, posts: list[str] = POSTS, intent: str = "台南 牛肉湯",
+           terms: tuple[str, ...] = ("台南 牛肉湯", "台南 早餐")) -> tuple[dict[int, float], dict[int, float]]:
+    gate = Gate(build_signature(intent, list(terms)))
     ranker = Ranker(gate, ranking)
     rules = {}
-    for body in POSTS:
+    for body in posts:
         verdict = gate.judge(body)
         document = ranker.add(verdict)
         if verdict.accepted:
@@ -32,4 +33,27 @@ def test_bm25_orders_the_eligible_posts_by_how_much_they_say_about_the_topic():
 
 def test_the_rules_alone_keep_the_gate_relevance():
     rules, relevance = ranked(RULES)
+    assert relevance == rules
+
+
+ESPORTS = [
+    "電競產業的選手薪水其實不高，很多人兼職直播",
+    "電競賽事的轉播權被幾個平台搶，選手跟戰隊都靠贊助",
+    "電競戰隊找贊助越來越難，選手合約也縮水",
+    "電競耳機 麥克風 推薦",  # names the topic, in another sense
+    "電競選手退役之後轉教練還是主播？賽事圈的出路",
+    "今天天氣很好，去公園散步",
+]
+
+
+def test_pool_puts_a_post_in_another_sense_below_the_posts_about_the_topic():
+    rules, relevance = ranked(RULES_POOL, ESPORTS, "電競產業", ("電競產業", "電競", "電競選手"))
+    assert set(relevance) == set(rules) == {0, 1, 2, 3, 4}  # the off-topic post is never ranked in
+    assert rules[3] >= min(rules[i] for i in (0, 1, 2, 4))  # the rules alone cannot tell them apart
+    assert relevance[3] < min(relevance[i] for i in (0, 1, 2, 4))
+    assert all(0 < value <= 1 for value in relevance.values())
+
+
+def test_pool_of_too_few_posts_keeps_the_rules():
+    rules, relevance = ranked(RULES_POOL)
     assert relevance == rules
