@@ -10,13 +10,17 @@ A worker process is declared dead by the other workers once Redis has heard noth
 `WORKER_PRESENCE_TIMEOUT_MS`, and the messages it had fetched go back to their queue. Every worker
 process polls its (always empty) delay queues at least every `dramatiq_worker_timeout`, which keeps
 its presence fresh while it lives, however long its jobs run.
+
+A worker process may be kept from giving all its threads to some queues (`queue_limits`): Dramatiq
+fetches no more messages of a queue while as many as its prefetch are in hand, unacknowledged, so
+a prefetch of N holds that queue to N threads.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import dramatiq
@@ -100,8 +104,22 @@ class TraceContextMiddleware(Middleware):
             self.after_process_message(broker, message)
 
 
-def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware] = ()) -> RedisBroker:
-    broker = RedisBroker(
+class LimitedRedisBroker(RedisBroker):
+    """Dramatiq's Redis broker, with at most `queue_limits[queue]` messages of a queue in a worker
+    process's hands (fetched and not yet acknowledged) at any time."""
+
+    def __init__(self, *, queue_limits: Mapping[str, int], **options: Any) -> None:
+        super().__init__(**options)
+        self.queue_limits = dict(queue_limits)
+
+    def consume(self, queue_name: str, prefetch: int = 1, timeout: int = 5000) -> dramatiq.Consumer:
+        return super().consume(queue_name, min(prefetch, self.queue_limits.get(queue_name, prefetch)), timeout)
+
+
+def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware] = (),
+                     queue_limits: Mapping[str, int] | None = None) -> RedisBroker:
+    broker = LimitedRedisBroker(
+        queue_limits=queue_limits or {},
         url=settings.redis_url,
         namespace=settings.redis_namespace,
         middleware=[m() for m in default_middleware if m is not Retries],

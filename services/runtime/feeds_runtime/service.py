@@ -54,6 +54,9 @@ class ServiceDefinition(Generic[S]):
     # Module that calls `configure_worker()` and then imports the actors.
     worker_module: str
     queues: Sequence[str]
+    # Queues of long jobs, which take at most `worker_threads - worker_reserved_threads` threads of a
+    # worker process (at least one).
+    bulk_queues: Sequence[str] = ()
     # The context's validation error for input the runtime refuses before any servicer runs.
     invalid_input: Callable[[str], DomainError] = default_invalid_input
     # PostgreSQL settings each of the service's connections starts with.
@@ -112,7 +115,9 @@ class ServiceDefinition(Generic[S]):
             OutboxLeases(self.database.engine, self.outbox, lease_seconds=self.settings.outbox_lease_seconds))
         if self.settings.heartbeat_dir:
             middleware.append(WorkerHeartbeat(self.settings.heartbeat_dir))
-        return configure_broker(self.settings, middleware=middleware)
+        bulk_threads = max(1, self.settings.worker_threads - self.settings.worker_reserved_threads)
+        return configure_broker(self.settings, middleware=middleware,
+                                queue_limits=dict.fromkeys(self.bulk_queues, bulk_threads))
 
     def relay(self) -> Relay:
         settings = self.settings

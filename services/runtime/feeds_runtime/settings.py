@@ -111,6 +111,9 @@ class ServiceSettings(InfraSettings):
     db_pool_size: int = Field(default=10, ge=1)
     worker_processes: int = Field(default=1, ge=1)
     worker_threads: int = Field(default=4, ge=1)
+    # Threads of each worker process that the service's bulk queues (a big post's fan-out ranges)
+    # never take, so another job is not queued behind a burst of long ones.
+    worker_reserved_threads: int = Field(default=1, ge=0)
     # Longest pause of an idle worker between polls of its queues (Dramatiq's worker timeout), so a
     # job chain (one job queueing the next) does not wait up to a second per hop.
     worker_idle_poll_ms: int = Field(default=100, ge=10, le=10_000)

@@ -85,8 +85,8 @@ def test_planned_chunks_run_in_any_order_and_each_counts_once(timeline):
     timeline.run_job(first.actor_name, first.args)
     chunks = [job for job in timeline.pending_jobs() if job.actor_name == jobs.FANOUT_RANGE]
     # Then it writes the first range itself and queues one job per other range at once, on the
-    # ranges' own queue, so several workers can share the post and a later post's first job passes them
-    assert {job.queue_name for job in chunks} == {jobs.FANOUT_RANGES_QUEUE}
+    # bulk queue, so several workers can share the post and a later post's first job passes them
+    assert {job.queue_name for job in chunks} == {jobs.BULK_QUEUE}
     assert sorted(job.args[3] for job in chunks) == [1, 2, 3]
     assert sorted(row.kind for row in timeline.entries()) == ["following"] * TEST_CHUNK_SIZE + ["self"]
     assert progress_of(timeline, post.id).chunks_done == 1

@@ -41,6 +41,18 @@ def test_trim_keeps_the_window_and_pages_past_it_pull_the_history(small):
     assert small.projection(lambda p: p.audit(small.tenant, viewer)).in_sync
 
 
+def test_a_fan_out_queues_its_trims_as_bulk_jobs(small):
+    viewer, author = users(2)
+    follow(small, viewer, author)
+    small.publish(author, "post")
+    # When the post's first job runs
+    [first] = [job for job in small.pending_jobs() if job.actor_name == jobs.FANOUT_CHUNK]
+    small.run_job(first.actor_name, first.args)
+    # Then the trim of the viewer it reached waits with the bulk jobs, never ahead of a first job
+    trims = [job for job in small.pending_jobs() if job.actor_name == jobs.TRIM_VIEWERS]
+    assert trims and {job.queue_name for job in trims} == {jobs.BULK_QUEUE}
+
+
 def test_a_cursor_session_crossing_a_trim_neither_skips_nor_repeats(small):
     viewer, author = users(2)
     follow(small, viewer, author)

@@ -7,7 +7,7 @@ from pathlib import Path
 from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.server import Registration
 from feeds_runtime.service import ServiceDefinition
-from timeline.jobs import QUEUES
+from timeline.jobs import BULK_QUEUE, QUEUES
 from timeline.models import events, outbox
 from timeline.settings import TimelineSettings
 
@@ -42,6 +42,7 @@ SERVICE = ServiceDefinition(
     registrations=registrations,
     worker_module="timeline.worker",
     queues=QUEUES,
+    bulk_queues=[BULK_QUEUE],
     # Statements the driver has prepared keep one generic plan. Left to choose, PostgreSQL plans a
     # statement on the partitioned timeline_entries anew at every call: it prices the generic plan
     # as if it read all partitions, though it prunes all but the viewer's when it runs.

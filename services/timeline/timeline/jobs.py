@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 FANOUT_QUEUE = "timeline.fanout"
-# A big post's later follower ranges wait here, apart from every post's first job, so a small
-# post published meanwhile is not queued behind them (head-of-line blocking).
-FANOUT_RANGES_QUEUE = "timeline.fanout_ranges"
+# Long jobs a fan-out causes (a big post's later follower ranges, trims of the viewers it filled),
+# apart from every post's first job and held to part of a worker's threads (`SERVICE.bulk_queues`),
+# so a small post published meanwhile is not queued behind them (head-of-line blocking).
+BULK_QUEUE = "timeline.bulk"
 CLEANUP_QUEUE = "timeline.cleanup"
-QUEUES = [FANOUT_QUEUE, FANOUT_RANGES_QUEUE, CLEANUP_QUEUE]
+QUEUES = [FANOUT_QUEUE, BULK_QUEUE, CLEANUP_QUEUE]
 
 # (tenant_id, post_id, generation): the first job of a post's fan-out, which plans the chunks and
 # writes chunk 0.

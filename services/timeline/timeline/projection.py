@@ -54,7 +54,7 @@ class Projection:
             if not self.runs.plan(tenant_id, post_id, generation, len(bounds) + 1):
                 return None
             ranges = list(zip([None, *bounds], [*bounds, None], strict=True))
-            outbox.add_many(self.session, outbox_table, jobs.FANOUT_RANGES_QUEUE, jobs.FANOUT_RANGE, [
+            outbox.add_many(self.session, outbox_table, jobs.BULK_QUEUE, jobs.FANOUT_RANGE, [
                 [str(tenant_id), str(post_id), generation, number, str(low) if low else None,
                  str(high) if high else None]
                 for number, (low, high) in enumerate(ranges) if number > 0
@@ -62,7 +62,7 @@ class Projection:
             chunk, (after, upto) = 0, ranges[0]
         written, due = self.entries.fanout_range(tenant_id, post, after, upto, self.settings.trim_every)
         if due:
-            outbox.add(self.session, outbox_table, jobs.CLEANUP_QUEUE, jobs.TRIM_VIEWERS, str(tenant_id),
+            outbox.add(self.session, outbox_table, jobs.BULK_QUEUE, jobs.TRIM_VIEWERS, str(tenant_id),
                        [str(viewer) for viewer in due])
         return self.runs.finish_chunk(tenant_id, post_id, generation, chunk, written)
 

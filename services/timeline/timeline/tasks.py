@@ -26,8 +26,8 @@ def _projection(session: Session) -> Projection:
     return Projection(session, SERVICE.settings)
 
 
-# A worker thread that frees up takes a post's first job before a waiting range of a big post.
-RANGE_PRIORITY = 10
+# A worker thread that frees up takes a post's first job before a waiting bulk job.
+BULK_PRIORITY = 10
 
 
 @dramatiq.actor(queue_name=jobs.FANOUT_QUEUE, actor_name=jobs.FANOUT_CHUNK, **RETRY)
@@ -40,13 +40,13 @@ def fanout_chunk(tenant_id: str, post_id: str, generation: int, chunk: int | Non
     metrics.fanout_chunk_written(lag)
 
 
-@dramatiq.actor(queue_name=jobs.FANOUT_RANGES_QUEUE, actor_name=jobs.FANOUT_RANGE, priority=RANGE_PRIORITY, **RETRY)
+@dramatiq.actor(queue_name=jobs.BULK_QUEUE, actor_name=jobs.FANOUT_RANGE, priority=BULK_PRIORITY, **RETRY)
 def fanout_range(tenant_id: str, post_id: str, generation: int, chunk: int, after_follower_id: str | None,
                  upto_follower_id: str | None) -> None:
     fanout_chunk.fn(tenant_id, post_id, generation, chunk, after_follower_id, upto_follower_id)
 
 
-@dramatiq.actor(queue_name=jobs.CLEANUP_QUEUE, actor_name=jobs.TRIM_VIEWERS, **RETRY)
+@dramatiq.actor(queue_name=jobs.BULK_QUEUE, actor_name=jobs.TRIM_VIEWERS, priority=BULK_PRIORITY, **RETRY)
 def trim_viewers(tenant_id: str, viewer_ids: list[str]) -> None:
     with SERVICE.database.transaction() as session:
         _projection(session).trim_viewers(uuid.UUID(tenant_id), [uuid.UUID(viewer) for viewer in viewer_ids])
