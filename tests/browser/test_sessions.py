@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -51,6 +52,14 @@ def test_feed_falls_back_to_the_guest_view_when_the_sign_in_expires_while_readin
     expect(page.get_by_role("button", name="追蹤中", exact=True)).to_be_hidden()
     expect(page.locator("#feed-message")).to_contain_text("登入已過期")
     expect_signed_out_with_a_way_back(page, "/feed")
+
+
+def test_the_dev_sign_in_form_holds_a_member_id_before_its_script_runs(page, member):
+    # No script writes into the field, so none can land in the middle of what is being typed there.
+    page.route("**/pages/assets/sign-in.js", lambda route: route.abort())
+    page.goto(f"{member.base_url}/dev/sign-in?next=%2Fscout")
+    assert uuid.UUID(page.get_by_label("會員 ID（UUID）").input_value())
+    expect(page.get_by_role("button", name="登入")).to_be_disabled()
 
 
 def test_scout_with_a_refused_token_says_the_sign_in_expired_and_offers_it_again(page, member):

@@ -3,6 +3,9 @@ under FEEDS_ENV=dev (production, what runs when nothing is set, has no such path
 
 from __future__ import annotations
 
+import re
+import uuid
+
 import jwt
 from fastapi.testclient import TestClient
 
@@ -56,3 +59,10 @@ def test_pages_and_assets_are_served_with_a_strict_policy_and_nothing_outside_th
     for path in ("/pages/assets/../../routes/pages.py", "/pages/assets/%2e%2e/%2e%2e/settings.py",
                  "/pages/assets/missing.js"):
         assert gateway.get(path).status_code == 404, path
+
+
+def test_dev_sign_in_form_arrives_with_a_new_member_id_in_its_field():
+    gateway = client(feeds_env="dev")
+    ids = [re.search(r'<input id="member-id" name="memberId" value="([^"]*)"', gateway.get("/dev/sign-in").text)[1]
+           for _ in range(2)]
+    assert all(uuid.UUID(value) for value in ids) and ids[0] != ids[1]

@@ -19,7 +19,9 @@ DEV_TOKEN_TTL_SECONDS = 3600
 
 @router.get(SIGN_IN_PATH, response_class=HTMLResponse)
 async def sign_in_form(request: Request) -> HTMLResponse:
-    return page(request, "sign-in.html")
+    # A new member's id is in the field from the start: a script filling it in later could land in
+    # the middle of what the user is typing.
+    return page(request, "sign-in.html", {"new-member-id": str(uuid.uuid4())})
 
 
 class DevSignIn(BaseModel):

@@ -6,6 +6,7 @@ The pages are plain HTML and ES modules that speak only the public REST API.
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 
@@ -31,8 +32,11 @@ SECURITY_HEADERS = {
 mimetypes.add_type("text/javascript", ".js")
 
 
-def page(request: Request, name: str) -> HTMLResponse:
+def page(request: Request, name: str, fill: Mapping[str, str] | None = None) -> HTMLResponse:
+    """A page of the pages folder, its markers (`<!--name-->`) replaced by `fill`'s escaped values."""
     html = (PAGES_DIR / name).read_text(encoding="utf-8")
+    for marker, value in (fill or {}).items():
+        html = html.replace(f"<!--{marker}-->", escape(value))
     settings = request.app.state.settings
     sign_in = settings.sign_in_url or (SIGN_IN_PATH if settings.is_dev else None)
     if sign_in:

@@ -5,8 +5,6 @@ import { storeToken } from "./session.js";
 
 const input = document.getElementById("member-id");
 const message = document.getElementById("sign-in-message");
-// An id typed before this script ran is kept.
-if (!input.value.trim()) input.value = crypto.randomUUID();
 document.getElementById("new-member").addEventListener("click", () => {
   input.value = crypto.randomUUID();
   input.focus();
