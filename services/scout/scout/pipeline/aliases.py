@@ -1,6 +1,11 @@
-"""The alias lexicon: the usual other names of things people scout for (a nickname, an English
-name, a short form), kept in `aliases.txt`, one thing per line. Matching is on folded text, so a
-Simplified or full-width spelling finds the same entry."""
+"""The lexicons of what the words of a brief also go by, one thing per line, matched on folded text
+(a Simplified or full-width spelling finds the same entry):
+
+* `aliases.txt`, the usual other names of things people scout for (a nickname, an English name, a
+  short form): proposed as search terms, and read by the gate as the same name;
+* `synonyms.txt`, the other words for a common concept (職缺 / 徵才 / 招募, 二手 / 中古) and, on a
+  line `concept > kind | kind`, the kinds of it a post may name instead (聯電 for 半導體): read by
+  the gate only, one way: a post about 聯電 is about 半導體, not the other way round."""
 
 from __future__ import annotations
 
@@ -10,27 +15,35 @@ from pathlib import Path
 from scout.pipeline import text
 
 LEXICON = Path(__file__).with_name("aliases.txt")
+SYNONYMS = Path(__file__).with_name("synonyms.txt")
 
 
 class AliasLexicon:
-    def __init__(self, entries: list[tuple[str, ...]]) -> None:
+    def __init__(self, entries: list[tuple[str, ...]], kinds: dict[str, tuple[str, ...]] | None = None) -> None:
         # Every folded name → the entry it belongs to, its names as written.
         self._entries: dict[str, tuple[str, ...]] = {}
         for names in entries:
             for name in names:
                 self._entries.setdefault(text.fold(name), names)
+        # A folded concept → the kinds of it, as written.
+        self._kinds = kinds or {}
 
     @classmethod
     def parse(cls, source: str) -> AliasLexicon:
         entries = []
+        kinds: dict[str, tuple[str, ...]] = {}
         for line in source.splitlines():
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            names = tuple(dict.fromkeys(n.strip() for n in line.split("|") if n.strip()))
-            if len(names) >= 2:
+            concept, arrow, rest = line.partition(" > ")
+            names = tuple(dict.fromkeys(n.strip() for n in (rest if arrow else line).split("|") if n.strip()))
+            if arrow:
+                key = text.fold(concept.strip())
+                kinds[key] = tuple(dict.fromkeys(kinds.get(key, ()) + names))
+            elif len(names) >= 2:
                 entries.append(names)
-        return cls(entries)
+        return cls(entries, kinds)
 
     def names_in(self, folded: str) -> list[str]:
         """Names of the lexicon written in a folded phrase, longest first."""
@@ -41,6 +54,15 @@ class AliasLexicon:
         """The other names of the thing a folded name names, as the lexicon writes them."""
         names = self._entries.get(folded_name, ())
         return tuple(n for n in names if text.fold(n) != folded_name)
+
+    def same(self, folded_a: str, folded_b: str) -> bool:
+        """Whether two folded names are names of one thing."""
+        entry = self._entries.get(folded_a)
+        return entry is not None and entry is self._entries.get(folded_b)
+
+    def kinds(self, folded_concept: str) -> tuple[str, ...]:
+        """What a post may name instead of a folded concept, as the lexicon writes them."""
+        return self._kinds.get(folded_concept, ())
 
 
 def _whole(name: str, folded: str) -> bool:
@@ -60,3 +82,8 @@ def _whole(name: str, folded: str) -> bool:
 @cache
 def lexicon() -> AliasLexicon:
     return AliasLexicon.parse(LEXICON.read_text(encoding="utf-8"))
+
+
+@cache
+def synonyms() -> AliasLexicon:
+    return AliasLexicon.parse(SYNONYMS.read_text(encoding="utf-8"))

@@ -115,6 +115,6 @@ def test_age_lowers_the_score_softly_and_never_rejects():
     year = score(verdict.relevance, now - timedelta(days=365), now)
     ancient = score(verdict.relevance, now - timedelta(days=365 * 20), now)
     assert fresh > year > ancient > 0
-    assert ancient >= verdict.relevance * 0.8 - 1e-9
-    assert ancient >= verdict.relevance * 0.9 - 1e-9
+    # score() rounds to four places.
+    assert ancient >= verdict.relevance * 0.9 - 1e-4
     assert recency_factor(None, now) == pytest.approx(0.95)

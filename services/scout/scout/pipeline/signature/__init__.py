@@ -8,11 +8,15 @@ its own:
 3. `concepts.read_term` / `learn_spellings` — what each term names, and its shorter spellings;
 4. `concepts.merge_alternatives` / `assign_own_words` — names written several ways become one
    group of alternatives, a term's own words stand for the concept it leaves out;
-5. `concepts.mark_required` — which groups must all be hit.
+5. `concepts.mark_required` — which groups must all be hit;
+6. `concepts.widen` — each group also met by the other names and kinds the lexicons know.
+
+The lexicons (`aliases.txt`, `synonyms.txt`) also tell phases 3 and 4 which words are one thing.
 """
 
 from __future__ import annotations
 
+from scout.pipeline.aliases import lexicon, synonyms
 from scout.pipeline.signature import concepts, segment
 from scout.pipeline.signature.model import ConceptGroup, NoTopicEvidence, TopicSignature
 
@@ -32,10 +36,14 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
     groups = concepts.intent_groups(intent_pieces, segmenter)
     readings = [concepts.read_term([u for p in pieces for u in p.units], groups, intent_pieces)
                 for pieces in term_pieces]
+    names, words = lexicon(), synonyms()
+    lexicons = (names, words)
+    concepts.known_names(groups, readings, lexicons)
     concepts.learn_spellings(readings)
-    groups = concepts.merge_alternatives(groups, readings)
+    groups = concepts.merge_alternatives(groups, readings, lexicons)
     refinements = concepts.assign_own_words(groups, readings)
-    groups = concepts.merge_alternatives(groups, readings)
+    groups = concepts.merge_alternatives(groups, readings, lexicons)
     concepts.mark_required(groups, readings)
+    concepts.widen(groups, names, words)
     return TopicSignature(groups=tuple(groups), phrases=tuple(p.text for p in intent_pieces),
                           written=(intent, *terms), refinements=tuple(refinements))

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from scout.pipeline import text
+from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
 from scout.pipeline.signature.segment import Piece, Segmenter
@@ -146,9 +147,31 @@ def learn_spellings(readings: list[TermReading]) -> None:
                     group.add_alias(unit)
 
 
-def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading]) -> list[ConceptGroup]:
+def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
+    """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
+    (Taylor Swift for 霉霉, 職缺 for 徵才) names that group, in whichever script."""
+    for reading in readings:
+        for word in list(reading.own_words):
+            hit = [g for g in groups if any(_same(word, e, lexicons) for e in g.expressions)]
+            if not hit:
+                continue
+            reading.own_words.remove(word)
+            reading.hits.append((word, hit))
+            for group in hit:
+                group.add_alias(word)
+                if not reading.names(group):
+                    reading.named.append(group)
+
+
+def _same(a: str, b: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
+    return any(lexicon.same(a, b) for lexicon in lexicons)
+
+
+def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading],
+                       lexicons: tuple[AliasLexicon, ...] = ()) -> list[ConceptGroup]:
     """Phase 4: groups the terms show to be one concept written two ways, merged.
 
+    * Two groups a lexicon knows as one thing (霉霉 / 泰勒絲).
     * Two names each searched on its own (a term of that name alone) that share a character or
       differ in script: 戴資穎 / 小戴, 蔡依林 / Jolin. Unrelated names (周杰倫 / 蔡依林) stay apart.
     * Two terms made of intent groups only, the same but for one group each, with a group in
@@ -156,7 +179,7 @@ def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading]) 
       script (外包 / 後端工程師) may both be wanted and stay apart.
     """
     while True:
-        pair = _mergeable(groups, readings)
+        pair = _known_pair(groups, lexicons) or _mergeable(groups, readings)
         if pair is None:
             return groups
         keep, merge = pair
@@ -168,6 +191,15 @@ def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading]) 
                 reading.named = [g for g in reading.named if g is not merge]
                 if not reading.names(keep):
                     reading.named.append(keep)
+
+
+def _known_pair(groups: list[ConceptGroup], lexicons: tuple[AliasLexicon, ...]) -> tuple[ConceptGroup, ConceptGroup] | None:
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            # Their own words: a stretch across both (台北馬 of 台北 and 馬拉松) is no sign of one thing.
+            if a.expression != b.expression and _same(a.expression, b.expression, lexicons):
+                return a, b
+    return None
 
 
 def _mergeable(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple[ConceptGroup, ConceptGroup] | None:
@@ -270,3 +302,17 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if not any(g.required for g in groups):
         for group in groups:
             group.required = most == 0 or named[id(group)] == most
+
+
+def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) -> None:
+    """Phase 6: a group is also met by the other names of its names (Tai Tzu-ying for 戴資穎) and
+    by the other words and the kinds of its concept (招募 for 徵才, 聯電 for 半導體), so a post is
+    judged on its topic, not on the spelling the member happened to search. A common word never
+    stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
+    for group in groups:
+        for expression in list(group.expressions):
+            for name in names.others(expression):
+                if can_alias(text.fold(name), group):
+                    group.add_alias(text.fold(name))
+            for word in (*words.others(expression), *words.kinds(expression)):
+                group.add_alias(text.fold(word))
