@@ -4,6 +4,7 @@ required concepts; and the verdicts they lead to for the way people write reques
 import pytest
 
 from scout.pipeline import text
+from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.gate import OFF_TOPIC, Gate
 from scout.pipeline.signature import build_signature, concepts, segment
 
@@ -82,6 +83,65 @@ def test_unrelated_names_searched_on_their_own_stay_apart():
 def test_a_year_only_qualifies_the_event():
     groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True
+
+
+# ---------------------------------------------------------------- phase 6 and the lexicons
+
+NAMES = AliasLexicon.parse("""
+泰勒絲 | Taylor Swift | 霉霉
+開拓動漫祭 | Fancy Frontier | FF
+Final Fantasy | FF | 太空戰士
+""")
+WORDS = AliasLexicon.parse("""
+徵才 | 職缺 | 招募 | hiring
+半導體 | semiconductor
+半導體 > 聯電 | 美光
+""")
+
+
+def known(intent, terms):
+    sig = build_signature(intent, terms, names=NAMES, words=WORDS)
+    return {g.expression: (g.required, set(g.expressions)) for g in sig.groups}
+
+
+def test_the_lexicon_parses_other_names_and_one_way_kinds():
+    fold = text.fold
+    assert WORDS.same(fold("徵才"), fold("招募")) and not WORDS.same(fold("徵才"), fold("半導體"))
+    assert WORDS.kinds(text.fold("半導體")) == ("聯電", "美光")
+    assert WORDS.kinds(text.fold("聯電")) == ()
+
+
+def test_a_term_the_lexicon_knows_as_another_name_names_that_concept_in_any_script():
+    groups = known("想看霉霉的新歌", ["霉霉", "Taylor Swift"])
+    required = [expressions for is_required, expressions in groups.values() if is_required]
+    assert len(required) == 1 and {"霉霉", "taylor swift", text.fold("泰勒絲")} <= required[0]
+
+
+def test_two_intent_concepts_the_lexicon_knows_as_one_are_one_group():
+    groups = known("霉霉 泰勒絲", ["霉霉 泰勒絲"])
+    assert len(groups) == 1
+
+
+def test_a_concept_is_met_by_its_other_words_and_its_kinds_but_a_kind_not_by_the_concept():
+    industry = known("半導體 徵才", ["半導體 徵才", "半導體 職缺"])
+    assert {text.fold(w) for w in ("聯電", "美光", "semiconductor")} <= industry[text.fold("半導體")][1]
+    assert {text.fold(w) for w in ("職缺", "招募", "hiring")} <= industry[text.fold("徵才")][1]
+    company = known("聯電 徵才", ["聯電 徵才"])
+    assert text.fold("半導體") not in company[text.fold("聯電")][1]
+
+
+def test_two_latin_letters_take_no_other_names_from_the_lexicon():
+    groups = known("開拓動漫祭", ["開拓動漫祭", "FF"])
+    expressions = groups[text.fold("開拓動漫祭")][1]
+    assert "fancy frontier" in expressions and "ff" in expressions
+    assert not {"final fantasy", text.fold("太空戰士")} & expressions
+
+
+def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
+    judge = Gate(build_signature("半導體產業 徵才", ["半導體 徵才", "半導體 職缺"], names=NAMES, words=WORDS))
+    assert judge.judge("聯電今年大舉招募，應屆生也有機會，起薪不錯").accepted
+    assert judge.judge("美光在台中 hiring 中，製程工程師缺很多人").accepted
+    assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
 # ---------------------------------------------------------------- verdicts

@@ -16,14 +16,16 @@ The lexicons (`aliases.txt`, `synonyms.txt`) also tell phases 3 and 4 which word
 
 from __future__ import annotations
 
-from scout.pipeline.aliases import lexicon, synonyms
+from scout.pipeline.aliases import AliasLexicon, lexicon, synonyms
 from scout.pipeline.signature import concepts, segment
 from scout.pipeline.signature.model import ConceptGroup, NoTopicEvidence, TopicSignature
 
 __all__ = ["ConceptGroup", "NoTopicEvidence", "TopicSignature", "build_signature"]
 
 
-def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSignature:
+def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: AliasLexicon | None = None,
+                    words: AliasLexicon | None = None) -> TopicSignature:
+    """`names` and `words`: the alias and synonym lexicons, the maintained ones unless given."""
     segmenter = segment.Segmenter(terms)
     intent_pieces = segmenter.pieces(intent)
     term_pieces = [segmenter.pieces(term) for term in terms]
@@ -36,7 +38,7 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...]) -> TopicSig
     groups = concepts.intent_groups(intent_pieces, segmenter)
     readings = [concepts.read_term([u for p in pieces for u in p.units], groups, intent_pieces)
                 for pieces in term_pieces]
-    names, words = lexicon(), synonyms()
+    names, words = names or lexicon(), words or synonyms()
     lexicons = (names, words)
     concepts.known_names(groups, readings, lexicons)
     concepts.learn_spellings(readings)

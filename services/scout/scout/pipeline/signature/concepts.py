@@ -311,8 +311,13 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
     for group in groups:
         for expression in list(group.expressions):
-            for name in names.others(expression):
-                if can_alias(text.fold(name), group):
+            # Two Latin letters name many things (FF: a fair, a game): no other names from them.
+            for name in names.others(expression) if _distinctive(expression) else ():
+                if can_alias(text.fold(name), group) and _distinctive(text.fold(name)):
                     group.add_alias(text.fold(name))
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
+
+
+def _distinctive(name: str) -> bool:
+    return text.has_cjk(name) or len(name.replace(" ", "")) >= 3
