@@ -32,10 +32,11 @@ _AD_STRONG_CALLS = [text.fold(w) for w in (
     "加賴", "加line", "+line", "加LINE", "私訊下單", "私訊報價", "私訊預約", "私訊報名", "私訊訂購", "私訊詢價",
     "聊聊下單", "喊單", "下單連結", "團購連結", "報名連結", "link in bio", "連結在首頁", "連結在簡介", "點擊連結",
     "優惠碼", "折扣碼", "代搶", "代刷", "代請", "代操", "代儲", "報牌", "招生中", "接案中", "歡迎預約",
-    "立即搶購", "立即購買", "馬上下單", "免費領取", "加入群組", "現場快修", "dm 下單", "dm for price")]
+    "立即搶購", "立即購買", "馬上下單", "免費領取", "加入群組", "現場快修", "dm 下單", "dm for price", "賣貨便",
+    "加價出售", "原價出售", "頂讓", "轉售", "收購中")]
 _AD_CALLS = [text.fold(w) for w in (
     "私訊我", "私訊詢問", "私訊", "歡迎私訊", "洽詢", "歡迎洽詢", "點我", "點連結", "填表", "聯繫客服", "官方line",
-    "面交", "預約", "出租", "出貨", "宅配", "訂房", "報名", "下單", "代購", "收購")]
+    "面交", "預約", "出租", "出貨", "宅配", "訂房", "報名", "下單", "代購", "收購", "出售", "售出", "交貨")]
 _AD_SIGNALS = [text.fold(w) for w in (
     "限時優惠", "限時特價", "限時折扣", "現折", "買一送一", "免運", "特價", "名額有限", "數量有限", "限量", "最後一天",
     "賺錢", "被動收入", "日薪", "穩賺", "保證獲利", "投資群", "飆股", "娛樂城", "博弈", "貸款", "快速借款", "減肥",
@@ -77,11 +78,13 @@ def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
     return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3
 
 
-# What a search engine shows for a page that is not a post: login walls, profile and tag pages.
+# What a search engine shows for a page that is not a post: login walls, profile, tag and search
+# pages ("39,268 Followers • 506 Threads • … See the latest conversations with @…").
 _NAVIGATION = [text.fold(w) for w in (
     "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
-    "threads 上的", "追蹤者", "followers", "搜尋結果", "search results", "熱門話題", "say more", "加入 threads",
-    "join threads", "下載應用程式", "get the app")]
+    "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
+    "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
+    "下載應用程式", "get the app")]
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,7 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
 def can_alias(word: str, group: ConceptGroup) -> bool:
     """A word may stand for a group unless it is a common word (動畫 for a title) and the group a
     name; a proper noun (小林, 世界盃) may, however common."""
-    if len(word) < 2 and not word.isascii():
+    if len(word) < 2:  # one character or letter names nothing on its own
         return False
     common = text.has_cjk(word) and text.dictionary_frequency(word) >= ALIAS_MAX_FREQUENCY \
         and not segment.is_proper_noun(word)
@@ -143,16 +143,25 @@ def learn_spellings(readings: list[TermReading]) -> None:
             for group in hit:
                 if any(unit == e or e in unit for e in group.expressions):
                     continue
-                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group):
+                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group) \
+                        and not (not group.entity and _drops_a_word(unit, group.expression)):
                     group.add_alias(unit)
+
+
+def _drops_a_word(unit: str, expression: str) -> bool:
+    """A shorter spelling that leaves a word of a common compound out (拉麵 of 素食拉麵) names
+    something broader, not the same thing."""
+    rest = expression.replace(unit, "", 1) if unit in expression else ""
+    return len(rest) >= 2 and text.dictionary_frequency(rest) > 0
 
 
 def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
     """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
-    (Taylor Swift for 霉霉, 職缺 for 徵才) names that group, in whichever script."""
+    (Taylor Swift for 霉霉, 職缺 for 徵才) or as a kind of it (特斯拉 for 電動車) names that
+    group, in whichever script."""
     for reading in readings:
         for word in list(reading.own_words):
-            hit = [g for g in groups if any(_same(word, e, lexicons) for e in g.expressions)]
+            hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
             if not hit:
                 continue
             reading.own_words.remove(word)
@@ -165,6 +174,11 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
 
 def _same(a: str, b: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
     return any(lexicon.same(a, b) for lexicon in lexicons)
+
+
+def _kind(word: str, concept: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
+    """Whether a word names a kind of the concept (特斯拉 of 電動車)."""
+    return any(word in {text.fold(k) for k in lexicon.kinds(concept)} for lexicon in lexicons)
 
 
 def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading],
@@ -220,7 +234,8 @@ def _mergeable(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple
             if len(only_a) != 1 or len(only_b) != 1:
                 continue
             x, y = only_a[0], only_b[0]
-            if any(r.names(x) and r.names(y) for r in readings):
+            # A name and a common word (台北 / 成人) are two things the brief combines.
+            if x.entity != y.entity or any(r.names(x) and r.names(y) for r in readings):
                 continue
             shared = any(rb.names(g) for g in ra.named)
             if shared or _scripts_differ(x.expression, y.expression):
@@ -267,8 +282,15 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
 
 def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
                 readings: list[TermReading]) -> list[ConceptGroup]:
-    if len(left_out) <= 1:
-        return left_out
+    if len(left_out) == 1:
+        # A term that leaves a place out only searches more widely (回台北 beside 機場 is not
+        # 桃園), unless the word is a name on its own, shares a character with the place or
+        # writes it in another script.
+        group = left_out[0]
+        related = name_term or _shared_chars(word, group.expression) or _scripts_differ(word, group.expression)
+        return left_out if related or text.dictionary_tag(group.expression) != "ns" else []
+    if not left_out:
+        return []
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
     # leaves out (間諜家家酒, 經典賽中華隊).
     one_piece = len({g.piece for g in left_out}) == 1
