@@ -1,4 +1,5 @@
-"""The relevance gate (flow C): noise out, every required concept group hit, then a score.
+"""The relevance gate (flow C): noise out, every required concept group hit (one of the
+sufficient ones, where the member searched several names each on its own), then a score.
 
 The gate never looks at a post's age to accept or reject it; age only lowers the score, softly.
 """
@@ -185,13 +186,15 @@ class Gate:
         mentions = 0
         alias_only = 0
         optional_hits = 0
+        sufficient_hit = False
         for group in self.signature.groups:
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
             if not hit:
-                if group.required:
+                if group.required and not group.sufficient:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
+            sufficient_hit = sufficient_hit or group.sufficient
 
             if not group.required:
                 optional_hits += 1
@@ -205,6 +208,8 @@ class Gate:
                        and not (positions[group.expression] and group.expression in e)]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
+        if self.signature.sufficient and not sufficient_hit:
+            return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         groups = len(self.signature.groups)
         optional = groups - len(self.signature.required)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))

@@ -313,7 +313,8 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     """Phase 5: a concept every approved term names is required; one the member searched without
     is not, nor is a very common word beside other concepts or a generic head (工程師 after 後端).
     When no concept is in every term (each term searches one part: 外包 / 後端工程師), those
-    named most often are required."""
+    named most often are required. Names each searched in a term of their own are sufficient:
+    a post needs one of them, not all."""
     named = {id(g): sum(1 for r in readings if r.names(g)) for g in groups}
     most = max(named.values(), default=0)
     needed = len(readings) if most == len(readings) else most
@@ -324,6 +325,12 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if not any(g.required for g in groups):
         for group in groups:
             group.required = most == 0 or named[id(group)] == most
+    # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
+    # by the member's own searches, any one of them finds the topic.
+    alone = [g for g in groups if g.entity and any(r.named == [g] for r in readings)]
+    if len(alone) >= 2:
+        for group in alone:
+            group.required = group.sufficient = True
 
 
 def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) -> None:

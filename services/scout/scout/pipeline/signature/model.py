@@ -22,6 +22,9 @@ class ConceptGroup:
     entity: bool = False
     # Which content piece of the intent the group was cut from (-1: none).
     piece: int = -1
+    # One of several names the member searched each on its own: a post naming any one of them is
+    # on topic (a work or its arc, an artist or the album), so none of them is required alone.
+    sufficient: bool = False
 
     @property
     def expressions(self) -> list[str]:
@@ -54,6 +57,10 @@ class TopicSignature:
     @property
     def required(self) -> tuple[ConceptGroup, ...]:
         return tuple(g for g in self.groups if g.required)
+
+    @property
+    def sufficient(self) -> tuple[ConceptGroup, ...]:
+        return tuple(g for g in self.groups if g.sufficient)
 
     @property
     def words(self) -> list[str]:
