@@ -80,6 +80,20 @@ def test_unrelated_names_searched_on_their_own_stay_apart():
     assert all(groups[name][0] for name in names)
 
 
+def test_names_each_searched_on_their_own_are_each_enough():
+    sig = build_signature("鬼滅之刃 無限城篇", ["鬼滅之刃", "無限城篇", "鬼滅之刃 無限城篇"])
+    assert {g.expression for g in sig.sufficient} == {text.fold("鬼滅之刃"), text.fold("無限城篇")}
+    judge = Gate(sig)
+    assert judge.judge("無限城篇的作畫真的是電影院等級，值得 IMAX").accepted
+    assert judge.judge("鬼滅之刃的配樂每一首都好聽，通勤一直聽").accepted
+    assert judge.judge("週末去電影院看了一部動畫，作畫很美").reason == OFF_TOPIC
+
+
+def test_a_name_searched_only_beside_another_concept_is_not_enough_alone():
+    sig = build_signature("周杰倫 演唱會", ["周杰倫 演唱會", "周董 演唱會"])
+    assert not sig.sufficient
+
+
 def test_a_year_only_qualifies_the_event():
     groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True
