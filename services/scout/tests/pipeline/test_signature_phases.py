@@ -151,6 +151,16 @@ def test_two_latin_letters_take_no_other_names_from_the_lexicon():
     assert not {"final fantasy", text.fold("太空戰士")} & expressions
 
 
+def test_latin_names_with_a_slash_between_them_are_alternatives():
+    groups = known("UI/UX 設計師", ["UI/UX 設計師"])
+    assert any({"ui", "ux"} <= expressions for _, expressions in groups.values())
+
+
+def test_a_latin_term_of_known_words_names_each_concept():
+    groups = known("半導體 徵才", ["半導體 徵才", "semiconductor hiring"])
+    assert "semiconductor hiring" in groups[text.fold("半導體")][1] & groups[text.fold("徵才")][1]
+
+
 def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     judge = Gate(build_signature("半導體產業 徵才", ["半導體 徵才", "半導體 職缺"], names=NAMES, words=WORDS))
     assert judge.judge("聯電今年大舉招募，應屆生也有機會，起薪不錯").accepted

@@ -4,7 +4,7 @@ Built from the original intent and the approved search terms only, in phases eac
 its own:
 
 1. `segment` — the intent and every term cut into content units, framing and function words out;
-2. `concepts.intent_groups` — one concept group per unit of the intent;
+2. `concepts.intent_groups` — one concept group per unit of the intent (`merge_slashed`: UI/UX is one);
 3. `concepts.read_term` / `learn_spellings` — what each term names, and its shorter spellings;
 4. `concepts.merge_alternatives` / `assign_own_words` — names written several ways become one
    group of alternatives, a term's own words stand for the concept it leaves out;
@@ -35,7 +35,7 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     if not intent_pieces:
         raise NoTopicEvidence("the brief names no topic once colloquial words are set aside")
 
-    groups = concepts.intent_groups(intent_pieces, segmenter)
+    groups = concepts.merge_slashed(concepts.intent_groups(intent_pieces, segmenter), [intent, *terms])
     readings = [concepts.read_term([u for p in pieces for u in p.units], groups, intent_pieces)
                 for pieces in term_pieces]
     names, words = names or lexicon(), words or synonyms()

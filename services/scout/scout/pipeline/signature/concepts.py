@@ -59,6 +59,23 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
     return list(groups.values())
 
 
+def merge_slashed(groups: list[ConceptGroup], written: list[str]) -> list[ConceptGroup]:
+    """Phase 2: Latin names written with a slash between them (UI/UX, iOS/Android) are
+    alternatives: one group, met by either."""
+    folded = [text.fold(w) for w in written]
+    merged: list[ConceptGroup] = []
+    for group in groups:
+        previous = merged[-1] if merged else None
+        if previous is not None and group.expression.isascii() and previous.expression.isascii() and any(
+                re.search(rf"(?<![a-z0-9]){re.escape(previous.expression)}\s*/\s*{re.escape(group.expression)}(?![a-z0-9])", f)
+                for f in folded):
+            previous.absorb(group)
+            previous.required = previous.required and group.required
+        else:
+            merged.append(group)
+    return merged
+
+
 def is_year(unit: str) -> bool:
     return bool(_YEAR.fullmatch(unit))
 
@@ -159,9 +176,16 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
     """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
     (Taylor Swift for 霉霉, 職缺 for 徵才) or as a kind of it (特斯拉 for 電動車) names that
     group, in whichever script."""
+    def known(word: str) -> list[ConceptGroup]:
+        return [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
+
     for reading in readings:
         for word in list(reading.own_words):
-            hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
+            hit = known(word)
+            if not hit and " " in word:
+                # Latin words each known (remote designer: 遠端 and 設計師).
+                each = [known(w) for w in word.split(" ")]
+                hit = list({id(g): g for gs in each for g in gs}.values()) if all(each) else []
             if not hit:
                 continue
             reading.own_words.remove(word)
