@@ -81,6 +81,13 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃周邊限時優惠，折扣碼現折兩百，加賴私訊下單", NOISE_AD),
     ("Log in to see more posts • Threads", NOISE_NAVIGATION),
     ("登入以查看更多貼文。在 Threads 上查看追蹤者與貼文", NOISE_NAVIGATION),
+    # profile and search pages as a search engine shows them
+    ("12,034 Followers • 88 Threads • 鬼滅之刃同好會. See the latest conversations with @kny.fans.", NOISE_NAVIGATION),
+    ("鬼滅之刃 粉絲團（@kny.tw）• Threads\n8,812 位粉絲 · 120 則串文", NOISE_NAVIGATION),
+    ("Threads 上的「鬼滅之刃」相關串文 • 搜尋", NOISE_NAVIGATION),
+    # resale listings
+    ("鬼滅之刃 電影票兩張 原價出售，賣貨便交貨", NOISE_AD),
+    ("鬼滅之刃 主題咖啡店頂讓，設備齊全，有意私訊", NOISE_AD),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
@@ -89,6 +96,11 @@ def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
 
 def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
+
+
+def test_a_post_about_followers_or_threads_is_not_a_navigation_page():
+    assert noise_reason("Threads 上的鬼滅討論好熱烈，大家都在猜無限城第二章什麼時候上映") is None
+    assert noise_reason("我在 Threads 上追蹤了 500 位粉絲專頁，每天滑不完") is None
 
 
 def test_a_word_of_the_topic_is_no_selling_signal():
