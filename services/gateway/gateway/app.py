@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.telemetry import TelemetryConfig
 
-from feeds_runtime import context as request_context
 from feeds_runtime.observability.http import RequestMetrics
 from gateway import errors, store
 from gateway.auth import HostSignature, MemberAuth
@@ -70,20 +68,6 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     # The innermost middleware: sizes are checked before routing, so before any body is parsed or any
     # caller authenticated, and the refusal still carries the request id and the common headers.
     app.add_middleware(RequestSize, max_body_bytes=settings.max_body_bytes, max_header_bytes=settings.max_header_bytes)
-
-    @app.middleware("http")
-    async def request_id(request: Request, call_next):
-        incoming = request.headers.get("x-request-id", "")
-        rid = incoming if 0 < len(incoming) <= 64 and incoming.isascii() else uuid.uuid4().hex
-        request.state.request_id = rid
-        token = request_context.request_id.set(rid)
-        try:
-            response = await call_next(request)
-        finally:
-            request_context.request_id.reset(token)
-        response.headers["x-request-id"] = rid
-        return response
-
     app.add_middleware(RequestMetrics)
     app.add_middleware(ResponseHeaders)
     app.include_router(health.router)

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from feeds_runtime.errors import error_info
-from gateway import envelopes
+from gateway import envelopes, request_ids
 from gateway.api_error import ApiError
 from gateway.auth import member
 from gateway.envelopes import Context
@@ -145,5 +145,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception):
         log.exception("unhandled gateway error")
-        # This handler answers outside the middleware stack, so it adds the headers every response carries.
-        return render(request, ApiError(500, "", "internal error", headers=response_headers(request.url.path)))
+        # This handler answers outside the middleware stack, so it adds the headers every response
+        # carries, and the request id the middleware left on the request's state.
+        headers = response_headers(request.url.path)
+        if rid := getattr(request.state, "request_id", None):
+            headers[request_ids.HEADER] = rid
+        return render(request, ApiError(500, "", "internal error", headers=headers))

@@ -1,13 +1,16 @@
 """Headers on every response of the gateway: `nosniff` everywhere (a browser never second-guesses a
 content type, so no JSON body runs as a script or a page), `no-store` on the API, whose answers
-are a member's or a host's data and depend on who asks, and what a request's handling left for its
-response (`add_response_headers`), whichever response it ends in."""
+are a member's or a host's data and depend on who asks, what a request's handling left for its
+response (`add_response_headers`), whichever response it ends in, and the request id
+(gateway.request_ids)."""
 
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from gateway import request_ids
 
 API_PREFIX = "/api/"
 _STATE_KEY = "response_headers"
@@ -26,7 +29,8 @@ def response_headers(path: str) -> dict[str, str]:
 
 
 class ResponseHeaders:
-    """ASGI middleware adding `response_headers` to each response that does not set them itself."""
+    """ASGI middleware holding the request id while the request is handled, and adding to each
+    response `response_headers` it does not set itself and the request id."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -42,6 +46,8 @@ class ResponseHeaders:
                 headers = MutableHeaders(scope=message)
                 for name, value in {**extra, **scope.get("state", {}).get(_STATE_KEY, {})}.items():
                     headers.setdefault(name, value)
+                headers[request_ids.HEADER] = rid
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        with request_ids.bound(scope) as rid:
+            await self.app(scope, receive, send_with_headers)

@@ -5,6 +5,7 @@ gateway time here, so each step is the cheap one."""
 
 from __future__ import annotations
 
+import functools
 import time
 
 from fastapi.responses import ORJSONResponse
@@ -14,18 +15,31 @@ from google.protobuf.timestamp_pb2 import Timestamp
 # than the standard library.
 JSONBody = ORJSONResponse
 
+_DAY_SECONDS = 86_400
+_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
+
+
+@functools.lru_cache(maxsize=4096)
+def _date(day: int) -> str:
+    """`YYYY-MM-DDT` of a day counted from the epoch: the timestamps of a page fall on a few days."""
+    year, month, mday = time.gmtime(day * _DAY_SECONDS)[:3]
+    return f"{year:04d}-{month:02d}-{mday:02d}T"
+
 
 def rfc3339(stamp: Timestamp) -> str:
     """The text `Timestamp.ToJsonString()` gives (UTC, `Z`, a fraction of 0, 3, 6 or 9 digits),
-    without building a datetime."""
-    year, month, day, hour, minute, second = time.gmtime(stamp.seconds)[:6]
+    without building a datetime. A page of fifty items formats a hundred of these: the date comes
+    from a cache and the clock from a table of two-digit strings, since integer formatting with a
+    width is what a formatted timestamp spent most of its time on."""
     nanos = stamp.nanos
+    day, clock = divmod(stamp.seconds, _DAY_SECONDS)
+    minutes, second = divmod(clock, 60)
+    hour, minute = divmod(minutes, 60)
+    text = f"{_date(day)}{_TWO_DIGITS[hour]}:{_TWO_DIGITS[minute]}:{_TWO_DIGITS[second]}"
     if not nanos:
-        fraction = ""
-    elif nanos % 1_000_000 == 0:
-        fraction = f".{nanos // 1_000_000:03d}"
-    elif nanos % 1000 == 0:
-        fraction = f".{nanos // 1000:06d}"
-    else:
-        fraction = f".{nanos:09d}"
-    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}{fraction}Z"
+        return text + "Z"
+    if nanos % 1000:
+        return f"{text}.{nanos:09d}Z"
+    if nanos % 1_000_000:
+        return f"{text}.{nanos // 1000:06d}Z"
+    return f"{text}.{nanos // 1_000_000:03d}Z"

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 from fastapi.testclient import TestClient
 
+from feeds_runtime import context as request_context
 from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
 from feeds_runtime.interceptors import error_status
 from gateway.app import create_app
@@ -62,6 +63,14 @@ def client():
         @probe.get(prefix + "/_crash")
         async def crash():
             raise FakeRpcError(grpc.Status.__new__(grpc.Status))  # no details at all
+
+    @probe.get("/api/v1/timeline/_request_id")
+    async def seen_request_id(request: Request):
+        return {"state": request.state.request_id, "context": request_context.request_id.get()}
+
+    @probe.get("/api/v1/timeline/_unexpected")
+    async def unexpected():
+        raise RuntimeError("a bug")
 
     @probe.get("/api/v1/news/_whoami")
     async def whoami(request: Request):
@@ -127,6 +136,31 @@ def test_upstream_failure_without_details_is_a_bare_500(client):
     response = client.get("/api/v1/timeline/_crash")
     assert response.status_code == 500
     assert response.json() == {"error": {"code": "internal", "message": "internal error"}}
+
+
+def test_request_id_is_the_callers_when_usable_else_new(client):
+    for sent, kept in (("abc-123", True), ("x" * 64, True), ("x" * 65, False), ("é".encode("latin-1"), False), ("", False)):
+        response = client.get("/api/v1/timeline/_request_id", headers={"X-Request-Id": sent})
+        rid = response.headers["x-request-id"]
+        # The handler saw the same id on the request's state and in the context variable.
+        assert response.json() == {"state": rid, "context": rid}
+        if kept:
+            assert rid == sent
+        else:
+            assert rid != sent and len(rid) == 32 and int(rid, 16) >= 0
+    assert request_context.request_id.get() is None
+
+
+def test_request_id_is_on_every_error_response(client):
+    headers = {"X-Request-Id": "trace-me"}
+    for response in (client.get("/api/v1/timeline/_fail/missing", headers=headers),  # an RPC's error
+                     client.get("/api/v1/timeline/_nowhere", headers=headers),  # routing
+                     client.post("/api/v1/timeline/_request_id", headers=headers),  # 405
+                     client.post("/api/v1/timeline/posts", content=b"x" * (2 << 20), headers=headers),  # 413
+                     client.get("/api/v1/timeline/_unexpected", headers=headers)):  # a bug: 500
+        assert response.status_code >= 400
+        assert response.headers["x-request-id"] == "trace-me", response.status_code
+    assert response.status_code == 500 and response.headers["x-content-type-options"] == "nosniff"
 
 
 def test_member_tokens(client):

@@ -197,20 +197,30 @@ def record_latency(name: str, samples: list[float], baseline_name: str, baseline
                f"p{p}_latency", percentile(samples, p), "ms", baseline_name, baseline)
 
 
-def bench_home(platform: Platform, stub, admin, conn, runs: int) -> None:
+def bench_home(platform: Platform, stub, admin, conn, runs: int, blocks: int = 10) -> None:
+    """The pages and their baselines are sampled in alternating blocks, as for the overhead figures,
+    so load drifting on the machine falls on both sides of a ratio alike."""
     viewer = uuid.uuid4()
     seed_home(conn, viewer)
     params = {"t": TENANT, "v": viewer, "n": PAGE + 1}
-    raw_sql = latencies_ms(lambda: conn.execute(RAW_PAGE, params, prepare=True).fetchall(), runs)
     request = pb.GetHomeTimelineRequest(limit=PAGE)
-    grpc_home = latencies_ms(lambda: stub.GetHomeTimeline(request, metadata=metadata(viewer), timeout=10), runs)
-    grpc_noop = latencies_ms(lambda: admin.Ping(pb.PingRequest(), metadata=metadata(viewer), timeout=10), runs)
     host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    operations = {
+        "raw_sql": lambda: conn.execute(RAW_PAGE, params, prepare=True).fetchall(),
+        "grpc_home": lambda: stub.GetHomeTimeline(request, metadata=metadata(viewer), timeout=10),
+        "grpc_noop": lambda: admin.Ping(pb.PingRequest(), metadata=metadata(viewer), timeout=10),
+        "rest_home": lambda: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", viewer),
+        "rest_noop": lambda: signed_get(host, "/api/v1/timeline/ping", "", viewer),
+    }
+    sampled: dict[str, list[float]] = {name: [] for name in operations}
     try:
-        rest_home = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", viewer), runs)
-        rest_noop = latencies_ms(lambda: signed_get(host, "/api/v1/timeline/ping", "", viewer), runs)
+        for block in range(blocks):
+            for name in list(operations) if block % 2 == 0 else list(operations)[::-1]:
+                sampled[name] += latencies_ms(operations[name], max(1, runs // blocks), warmup=5)
     finally:
         host.close()
+    raw_sql, grpc_home, grpc_noop = sampled["raw_sql"], sampled["grpc_home"], sampled["grpc_noop"]
+    rest_home, rest_noop = sampled["rest_home"], sampled["rest_noop"]
     record_latency("timeline_home_grpc", grpc_home, "noop_grpc_plus_raw_sql", [grpc_noop, raw_sql], runs)
     record_latency("timeline_home_rest", rest_home, "noop_rest_plus_raw_sql", [rest_noop, raw_sql], runs)
     for name, samples in [("timeline_home_raw_sql", raw_sql), ("timeline_noop_grpc", grpc_noop),
