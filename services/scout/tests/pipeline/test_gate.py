@@ -88,6 +88,8 @@ def test_traditional_and_simplified_variants_match():
     # resale listings
     ("鬼滅之刃 電影票兩張 原價出售，賣貨便交貨", NOISE_AD),
     ("鬼滅之刃 主題咖啡店頂讓，設備齊全，有意私訊", NOISE_AD),
+    ("鬼滅之刃 特映會門票兩張 加價 私訊", NOISE_AD),
+    ("鬼滅之刃 手遊推薦碼 送 $100 輸入 KNY888", NOISE_AD),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
@@ -96,6 +98,10 @@ def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
 
 def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
+
+
+def test_a_fan_with_two_tickets_is_not_selling_them():
+    assert noise_reason("搶到兩張鬼滅之刃特映會的票，跟我妹一起去！") is None
 
 
 def test_a_post_about_followers_or_threads_is_not_a_navigation_page():
