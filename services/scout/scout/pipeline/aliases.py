@@ -25,8 +25,9 @@ class AliasLexicon:
         for names in entries:
             for name in names:
                 self._entries.setdefault(text.fold(name), names)
-        # A folded concept → the kinds of it, as written.
+        # A folded concept → the kinds of it, as written, and folded for matching.
         self._kinds = kinds or {}
+        self._folded_kinds = {concept: frozenset(text.fold(k) for k in names) for concept, names in self._kinds.items()}
 
     @classmethod
     def parse(cls, source: str) -> AliasLexicon:
@@ -63,6 +64,10 @@ class AliasLexicon:
     def kinds(self, folded_concept: str) -> tuple[str, ...]:
         """What a post may name instead of a folded concept, as the lexicon writes them."""
         return self._kinds.get(folded_concept, ())
+
+    def is_kind(self, folded_word: str, folded_concept: str) -> bool:
+        """Whether a folded word names a kind of a folded concept (特斯拉 of 電動車)."""
+        return folded_word in self._folded_kinds.get(folded_concept, ())
 
 
 def _whole(name: str, folded: str) -> bool:

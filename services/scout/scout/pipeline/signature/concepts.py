@@ -161,7 +161,7 @@ def learn_spellings(readings: list[TermReading]) -> None:
                 if any(unit == e or e in unit for e in group.expressions):
                     continue
                 if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group) \
-                        and not (not group.entity and _drops_a_word(unit, group.expression)):
+                        and (group.entity or not _drops_a_word(unit, group.expression)):
                     group.add_alias(unit)
 
 
@@ -201,8 +201,7 @@ def _same(a: str, b: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
 
 
 def _kind(word: str, concept: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
-    """Whether a word names a kind of the concept (特斯拉 of 電動車)."""
-    return any(word in {text.fold(k) for k in lexicon.kinds(concept)} for lexicon in lexicons)
+    return any(lexicon.is_kind(word, concept) for lexicon in lexicons)
 
 
 def merge_alternatives(groups: list[ConceptGroup], readings: list[TermReading],
@@ -306,6 +305,8 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
 
 def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
                 readings: list[TermReading]) -> list[ConceptGroup]:
+    if not left_out:
+        return []
     if len(left_out) == 1:
         # A term that leaves a place out only searches more widely (回台北 beside 機場 is not
         # 桃園), unless the word is a name on its own, shares a character with the place or
@@ -313,8 +314,6 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
         group = left_out[0]
         related = name_term or _shared_chars(word, group.expression) or _scripts_differ(word, group.expression)
         return left_out if related or text.dictionary_tag(group.expression) != "ns" else []
-    if not left_out:
-        return []
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
     # leaves out (間諜家家酒, 經典賽中華隊).
     one_piece = len({g.piece for g in left_out}) == 1
