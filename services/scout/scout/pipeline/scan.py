@@ -4,7 +4,8 @@ Stage 1 asks the primary source once per approved term; stage 2 asks it for the 
 each term; when the brief is in activity mode with a single approved term (flow B.3), up to four
 short queries taken from the intent follow on the same source; stage 3 asks the secondary source with the same terms. Every page
 is deduplicated (within the run and against the owner's history) and judged as soon as it
-arrives, the run stops as soon as the target is met, and no run looks at more than
+arrives; a stage is one fan-out, so the run stops at the end of the stage that met the target,
+keeping the best-scored posts, and no run looks at more than
 MAX_RAW_PER_RUN raw candidates. Failing sources, and sources whose shared query budget is spent,
 are dropped for the rest of the run.
 """
@@ -281,12 +282,12 @@ class _Run:
                 break
             started = time.perf_counter()
             self.report(SEARCHING, stage.number, f"{stage.name} search")
+            # A stage is one fan-out: every one of its requests is asked and judged, and the run
+            # stops at the end of the stage that met the target, keeping the best-scored posts.
             for source, query, follow in stage.requests:
                 if self.should_cancel():
                     raise ScanCancelled()
                 self._fetch(source, query, follow)
-                if self.done():
-                    break
             stage_ms[stage.name] = round((time.perf_counter() - started) * 1000, 3)
             self.report(FILTERING, stage.number, f"filter and dedup after {stage.name}")
         if self.should_cancel():

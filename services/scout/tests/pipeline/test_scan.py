@@ -75,6 +75,21 @@ def test_stage_one_raw_count_reaching_target_does_not_stop_the_run():
     assert outcome.shortfall_reasons == []
 
 
+def test_a_stage_is_one_fan_out_and_the_best_scored_posts_are_kept():
+    # Given two terms whose first pages each hold enough eligible posts for the target, the second
+    # term's posts writing the whole topic more fully
+    brief = Brief("颱風假 停班停課", ("颱風假", "停班停課"))
+    thin = [post(f"A{i:04d}", f"颱風假耶，第{i}篇") for i in range(5)]
+    full = [post(f"B{i:04d}", f"颱風假宣布了，明天停班停課，整理一下各縣市的公告，第{i}篇") for i in range(5)]
+    primary = ScriptedSource("primary", {"颱風假": [thin], "停班停課": [full]})
+    # When the run meets its target within stage 1
+    outcome = scan(brief, [primary], target=5)
+    # Then every term of the stage was asked, no later stage, and the better-scored posts are kept
+    assert [r[0] for r in primary.requests] == ["颱風假", "停班停課"]
+    assert outcome.shortfall_count == 0 and outcome.counts.raw == 10
+    assert {p.canonical_id for p in outcome.posts} == {f"B{i:04d}" for i in range(5)}
+
+
 def test_stages_in_order_with_intent_queries_for_a_single_activity_term_and_page_limits():
     primary = ScriptedSource("primary", {"颱風假": [[off_topic(f"P{i:04d}") for i in range(25)]] * 2})
     secondary = ScriptedSource("secondary", {"颱風假": [[on_topic("S0001")]]})
