@@ -124,6 +124,10 @@ class Gate:
         self._tokenizer = text.tokenizer_with(signature.words)
         self._patterns = {e: self._pattern(e) for e in signature.words}
         self._topic = tuple(signature.words)
+        # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
+        # one name written whole is only one spelling of it among others.
+        self._phrases = tuple(p for p in signature.phrases if " " not in p and sum(
+            1 for g in signature.groups if any(e in p for e in g.expressions)) >= 2)
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
@@ -187,7 +191,7 @@ class Gate:
         mentions = 0
         alias_only = 0
         optional_hits = 0
-        sufficient_hit = False
+        sufficient_hits = 0
         for group in self.signature.groups:
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
@@ -195,8 +199,7 @@ class Gate:
                 if group.required and not group.sufficient:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
-            sufficient_hit = sufficient_hit or group.sufficient
-
+            sufficient_hits += group.sufficient
             if not group.required:
                 optional_hits += 1
             if not positions[group.expression]:
@@ -209,16 +212,20 @@ class Gate:
                        and not (positions[group.expression] and group.expression in e)]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
-        if self.signature.sufficient and not sufficient_hit:
+        sufficient = len(self.signature.sufficient)
+        if sufficient and not sufficient_hits:
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         groups = len(self.signature.groups)
-        optional = groups - len(self.signature.required)
+        # What a post covers beyond what it must: the optional concepts, and the sufficient names
+        # after the first (鬼滅 and 無限城篇 say more than 鬼滅 alone).
+        extra = groups - len(self.signature.required) + max(sufficient - 1, 0)
+        covered = optional_hits + max(sufficient_hits - 1, 0)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
-        phrase = any(p in folded for p in self.signature.phrases if " " not in p)
+        phrase = any(p in folded for p in self._phrases)
         content = len(_CONTENT_CHAR.findall(folded))
         relevance = 0.5
         relevance += 0.15 if phrase else 0.0
-        relevance += 0.15 * optional_hits / optional if optional else 0.0
+        relevance += 0.15 * covered / extra if extra else 0.0
         relevance += 0.05 * min(refined, 2)
         relevance += 0.05 * min(max(mentions - groups, 0), 4) / 4
         relevance += 0.05 if first_hit <= 30 else 0.0

@@ -124,6 +124,19 @@ def test_match_reason_names_the_concepts_hit():
     assert "台南" in verdict.reason and "牛肉湯" in verdict.reason
 
 
+def test_a_post_covering_more_of_the_topic_ranks_higher_and_a_name_by_any_spelling_alike():
+    judge = Gate(build_signature("鬼滅之刃 無限城篇", ["鬼滅之刃", "無限城篇", "鬼滅之刃 無限城篇"]))
+    both = judge.judge("鬼滅之刃無限城篇的作畫真的是電影院等級")
+    one = judge.judge("鬼滅之刃遊郭篇的作畫真的是電影院等級啊")
+    assert both.accepted and one.accepted and both.relevance > one.relevance
+    # the full name and the nickname of one person are the same evidence, less the small
+    # discount for an alias only
+    judge = Gate(build_signature("戴資穎", ["戴資穎", "小戴"]))
+    full = judge.judge("戴資穎今天的比賽打得好穩")
+    short = judge.judge("小戴今天的比賽打得好穩啊")
+    assert full.relevance - short.relevance == pytest.approx(0.03)
+
+
 def test_age_lowers_the_score_softly_and_never_rejects():
     now = datetime(2026, 8, 10, tzinfo=UTC)
     judge = gate("颱風假", ["颱風假"])

@@ -34,6 +34,15 @@ def test_a_name_among_the_terms_is_kept_whole_even_when_made_of_function_charact
     assert units("想見你 劇情討論", ["想見你"]) == [text.fold("想見你"), text.fold("劇情")]
 
 
+def test_a_word_filed_as_a_function_word_is_a_topic_when_searched_on_its_own():
+    # 乖乖 (a snack brand) and 深夜 are adverb and time words to the dictionary
+    groups = signature("乖乖", ["乖乖", "Kuai Kuai"])
+    assert groups == {text.fold("乖乖"): (True, {text.fold("乖乖"), "kuai kuai"})}
+    assert units("宵夜 深夜", ["宵夜", "深夜"]) == [text.fold("宵夜"), text.fold("深夜")]
+    # a framing word stays framing, searched alone or not
+    assert units("推薦 火鍋", ["推薦", "火鍋"]) == [text.fold("火鍋")]
+
+
 def test_a_title_after_a_name_is_dropped_but_stays_a_word_on_its_own():
     assert units("江振誠主廚的新書", ["江振誠"]) == [text.fold("江振誠"), text.fold("新書")]
     assert units("館長的直播", ["館長"]) == [text.fold("館長"), text.fold("直播")]

@@ -139,7 +139,9 @@ def brief_words(terms: list[str] | tuple[str, ...]) -> tuple[list[str], list[str
     alone = {c[0] for c in term_chunks if len(c) == 1}
     every = [c for cs in term_chunks for c in cs]
     for chunk in every:
-        if not chunk or is_framing(chunk):
+        # A word the dictionary files under a function class but the member searched on its own
+        # (乖乖, 深夜) is a word of the topic; the framing lexicon's words stay framing (推薦).
+        if not chunk or (is_framing(chunk) and (chunk not in alone or chunk in framing_words())):
             continue
         named = chunk in alone or any(chunk != other and chunk in other for other in every)
         parts = None if chunk.isascii() or (named and len(chunk) <= WHOLE_MAX_CHARS) else compound_parts(chunk)
