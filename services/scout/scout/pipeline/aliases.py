@@ -5,7 +5,9 @@
   short form): proposed as search terms, and read by the gate as the same name;
 * `synonyms.txt`, the other words for a common concept (職缺 / 徵才 / 招募, 二手 / 中古) and, on a
   line `concept > kind | kind`, the kinds of it a post may name instead (聯電 for 半導體): read by
-  the gate only, one way: a post about 聯電 is about 半導體, not the other way round."""
+  the gate only, one way: a post about 聯電 is about 半導體, not the other way round;
+* `places.txt`, read with the synonyms: the places inside a city, county or destination, one way
+  (a post about 左營 or 礁溪 is about 高雄 or 宜蘭)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from scout.pipeline import text
 
 LEXICON = Path(__file__).with_name("aliases.txt")
 SYNONYMS = Path(__file__).with_name("synonyms.txt")
+# The places inside each city, county or destination, as `whole > part` lines of the synonym lexicon.
+PLACES = Path(__file__).with_name("places.txt")
 
 
 class AliasLexicon:
@@ -91,4 +95,5 @@ def lexicon() -> AliasLexicon:
 
 @cache
 def synonyms() -> AliasLexicon:
-    return AliasLexicon.parse(SYNONYMS.read_text(encoding="utf-8"))
+    return AliasLexicon.parse(SYNONYMS.read_text(encoding="utf-8") + "\n" + PLACES.read_text(encoding="utf-8"))
+

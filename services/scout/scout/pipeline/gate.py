@@ -34,7 +34,9 @@ _AD_STRONG_CALLS = [text.fold(w) for w in (
     "聊聊下單", "喊單", "下單連結", "團購連結", "報名連結", "link in bio", "連結在首頁", "連結在簡介", "點擊連結",
     "優惠碼", "折扣碼", "代搶", "代刷", "代請", "代操", "代儲", "報牌", "招生中", "接案中", "歡迎預約",
     "立即搶購", "立即購買", "馬上下單", "免費領取", "加入群組", "現場快修", "dm 下單", "dm for price", "賣貨便",
-    "加價出售", "原價出售", "頂讓", "轉售", "收購中", "推薦碼", "邀請碼", "讓票")]
+    "加價出售", "原價出售", "頂讓", "轉售", "收購中", "推薦碼", "邀請碼", "讓票", "轉讓", "轉賣", "代買", "便宜賣",
+    "便宜出", "價格私訊", "價格請私訊", "報價私訊", "加入送", "保證就業", "加盟說明會", "限時搶購", "訂位中", "日領",
+    "日本代購", "韓國代購", "美國代購", "代購服務", "日本連線", "韓國連線", "連線代購")]
 _AD_CALLS = [text.fold(w) for w in (
     "私訊我", "私訊詢問", "私訊", "歡迎私訊", "洽詢", "歡迎洽詢", "點我", "點連結", "填表", "聯繫客服", "官方line",
     "面交", "預約", "出租", "出貨", "宅配", "訂房", "報名", "下單", "代購", "收購", "出售", "售出", "交貨")]
@@ -44,11 +46,12 @@ _AD_SIGNALS = [text.fold(w) for w in (
     "瘦身", "團購", "批發", "現貨", "預購", "開團", "優惠", "特惠", "%off", "折起", "全新", "二手", "九成新", "轉讓",
     "加盟", "月入", "出清", "正品", "正版授權", "保證", "分期", "0利率", "攜碼", "秒交", "便宜賣", "客製", "報價",
     "包早餐", "送材料包", "打九折", "打八折", "九折", "八折", "七折", "運彩", "加價", "兌換券", "兩張",
-    "月薪")]
+    "月薪", "同款", "抽獎", "週年慶", "全品項", "禮券", "折價券", "到月底", "借你", "專案", "合租", "可兼職",
+    "送好禮", "送贈品", "接案")]
 # Shapes of a classified ad rather than words: a LINE id or a pointer to a link, an asking price
 # ($1290, 800元), a discount (8 折), an offer at a price (售 $800).
-_AD_CALL_SHAPES = r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|https?://)|售\s*[$\d]"
-_AD_SIGNAL_SHAPES = r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折"
+_AD_CALL_SHAPES = r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|line|https?://)|售\s*[$\d]|09\d\d[-\s]?(?:\d{3}|x{3})"
+_AD_SIGNAL_SHAPES = r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限时(?=\s?\d)"
 
 
 _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
@@ -86,7 +89,9 @@ _NAVIGATION = [text.fold(w) for w in (
     "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
     "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
-    "下載應用程式", "get the app")]
+    "下載應用程式", "get the app", "暢所欲言", "- threads")]
+# A profile page's title: "Name (@user) • Threads, Say more".
+_PROFILE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads")
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,8 @@ def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
     own_words = _TAG_OR_MENTION.sub(" ", without_links)
     if len(_CONTENT_CHAR.findall(own_words)) < MIN_CONTENT_CHARS:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
-    if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")):
+    if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")) \
+            or _PROFILE_TITLE.search(folded):
         return NOISE_NAVIGATION
     if _is_ad(folded, topic):
         return NOISE_AD

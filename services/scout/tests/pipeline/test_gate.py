@@ -90,6 +90,14 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 主題咖啡店頂讓，設備齊全，有意私訊", NOISE_AD),
     ("鬼滅之刃 特映會門票兩張 加價 私訊", NOISE_AD),
     ("鬼滅之刃 手遊推薦碼 送 $100 輸入 KNY888", NOISE_AD),
+    ("鬼滅之刃 電影票兩張轉讓 今晚信義威秀", NOISE_AD),
+    ("鬼滅之刃 Steam 序號 便宜賣 $800", NOISE_AD),
+    ("鬼滅之刃同款髮夾 韓國連線現貨", NOISE_AD),
+    ("鬼滅之刃 快閃店門票代買 手續費 $50", NOISE_AD),
+    ("鬼滅之刃 粉絲群組 加入送贈品 👉LINE", NOISE_AD),
+    ("鬼滅之刃 聯名椅特價 人體工學 限時 5 折", NOISE_AD),
+    ("鬼滅之刃 Kimetsu (@kny_official) • Threads, 暢所欲言", NOISE_NAVIGATION),
+    ("鬼滅之刃 - Threads 搜尋結果", NOISE_NAVIGATION),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason

@@ -25,6 +25,7 @@ def signature(intent, terms):
     ("有沒有人在討論最近的颱風假", ["颱風假"]),
     ("請問大家推薦嗎", []),
     ("想追台灣半導體的最新動態", ["台灣", "半導體"]),
+    ("最近想入坑魔物獵人荒野", ["魔物獵人", "荒野"]),
 ])
 def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
@@ -175,6 +176,14 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今年大舉招募，應屆生也有機會，起薪不錯").accepted
     assert judge.judge("美光在台中 hiring 中，製程工程師缺很多人").accepted
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
+
+
+def test_a_place_inside_a_city_stands_for_the_city():
+    judge = Gate(build_signature("宜蘭 溫泉", ["宜蘭 溫泉"]))
+    assert judge.judge("礁溪這間溫泉旅館的湯池好大，泡完好放鬆").accepted
+    # one way only: the city does not stand for the places inside it
+    judge = Gate(build_signature("礁溪 溫泉", ["礁溪 溫泉"]))
+    assert judge.judge("宜蘭市區的溫泉旅館也不錯").reason == OFF_TOPIC
 
 
 # ---------------------------------------------------------------- verdicts
