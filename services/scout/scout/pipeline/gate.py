@@ -94,6 +94,17 @@ _NAVIGATION = [text.fold(w) for w in (
 _PROFILE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads")
 
 
+# A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」
+# 「X是我阿公的名字」「長得像X」. When every mention of a named concept reads so, the post is about
+# the other bearer of the name, not the one the brief names. Folded (Simplified) spellings.
+_NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名)\s*$")
+_NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)")
+
+
+def _named_otherwise(folded: str, start: int, end: int) -> bool:
+    return bool(_NAMED_BEFORE.search(folded[max(start - 6, 0):start]) or _NAMED_AFTER.match(folded[end:end + 10]))
+
+
 @dataclass(frozen=True)
 class Verdict:
     accepted: bool
@@ -205,6 +216,9 @@ class Gate:
                 if group.required and not group.sufficient:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
+            if group.entity and group.required and all(
+                    _named_otherwise(folded, at, at + len(e)) for e in hit for at in positions[e]):
+                return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
             sufficient_hits += group.sufficient
             if not group.required:
                 optional_hits += 1

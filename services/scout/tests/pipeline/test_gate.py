@@ -104,6 +104,16 @@ def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert gate("鬼滅之刃", ["鬼滅之刃"]).judge(body).reason == reason
 
 
+def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
+    judge = gate("戴資穎", ["戴資穎", "小戴"])
+    for other in ("我家的貓取名小戴，因為她很會跳", "我同學也叫小戴，今天她生日", "小戴是我阿公的名字，今天他九十大壽",
+                  "我表妹長得超像戴資穎，走在路上常被認錯"):
+        assert judge.judge(other).reason == OFF_TOPIC, other
+    # a mention that is about her stays, beside a nickname explained
+    assert judge.judge("戴資穎也叫小戴，今天的比賽又贏了").accepted
+    assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
+
+
 def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
 
