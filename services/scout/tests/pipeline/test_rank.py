@@ -1,5 +1,6 @@
 """The ranked relevance beside the gate: BM25 over the run's candidates orders, never admits."""
 
+from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.gate import Gate
 from scout.pipeline.rank import RULES, RULES_BM25, RULES_POOL, Ranker
 from scout.pipeline.signature import build_signature
@@ -11,9 +12,13 @@ POSTS = [
 ]
 
 
+# No lexicon: the signature holds the brief's own words only, so the rules see what the ranking adds.
+NOTHING = AliasLexicon([])
+
+
 def ranked(ranking: str, posts: list[str] = POSTS, intent: str = "台南 牛肉湯",
            terms: tuple[str, ...] = ("台南 牛肉湯", "台南 早餐")) -> tuple[dict[int, float], dict[int, float]]:
-    gate = Gate(build_signature(intent, list(terms)))
+    gate = Gate(build_signature(intent, list(terms), names=NOTHING, words=NOTHING))
     ranker = Ranker(gate, ranking)
     rules = {}
     for body in posts:
