@@ -3,6 +3,7 @@ statement, an autocommit connection); never commits."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
@@ -33,6 +34,12 @@ from timeline.repositories.graph import GraphRepository
 from timeline.repositories.home import HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.settings import TimelineSettings
+
+
+@functools.lru_cache(maxsize=4)
+def _home_cursors(secret: bytes) -> HomeCursors:
+    """The codec of a secret, built once rather than on every page read."""
+    return HomeCursors(secret)
 
 
 def parse_id(value: str, what: str) -> uuid.UUID:
@@ -182,7 +189,7 @@ class TimelineService:
         limit = DEFAULT_PAGE_SIZE if limit is None else limit
         if not 1 <= limit <= MAX_PAGE_SIZE:
             raise codes.invalid_limit(f"limit must be between 1 and {MAX_PAGE_SIZE}")
-        cursors = HomeCursors(self.settings.cursor_secret.get_secret_value().encode())
+        cursors = _home_cursors(self.settings.cursor_secret.get_secret_value().encode())
         after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
         items = HomeRepository(self.session).page(tenant_id, viewer_id, after, limit + 1)
         if len(items) <= limit:

@@ -4,7 +4,7 @@ for a read that is a single query (`Database.read()`); identity comes from the c
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -28,19 +28,18 @@ _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 
 
-def _set_timestamp(target: Timestamp, value: datetime) -> None:
-    # Integer arithmetic: a page sets a hundred of these and Timestamp.FromDatetime is the slow path.
-    micros = (value - _EPOCH) // _MICROSECOND
-    target.seconds, target.nanos = micros // 1_000_000, micros % 1_000_000 * 1000
+def _timestamp_fields(value: datetime) -> dict[str, int]:
+    """A Timestamp's fields from the timedelta's own parts: a page sets a hundred of these, and
+    Timestamp.FromDatetime or dividing timedeltas is the slow path. Nanos stay in [0, 1e9) before
+    the epoch too, as timedelta keeps its seconds and microseconds non-negative."""
+    since = value - _EPOCH
+    return {"seconds": since.days * 86_400 + since.seconds, "nanos": since.microseconds * 1000}
 
 
 def _timestamp(value: datetime) -> Timestamp:
-    message = Timestamp()
-    _set_timestamp(message, value)
-    return message
+    return Timestamp(**_timestamp_fields(value))
 
 
 def _stats(stats: Stats) -> pb.PostStats:
@@ -53,17 +52,17 @@ def post_message(post: Post) -> pb.Post:
                    published_at=_timestamp(post.published_at), stats=_stats(post.stats))
 
 
-def item_message(item: TimelineItem) -> pb.TimelineItem:
-    # Filled in place: a page builds fifty of these, and nested messages passed to the constructor
-    # are built and then copied.
-    message = pb.TimelineItem(entry_id=str(item.entry_id), post_id=str(item.post_id),
-                              author_id=str(item.author_id), body=item.body)
-    _set_timestamp(message.published_at, item.published_at)
-    _set_timestamp(message.ranked_at, item.ranked_at)
-    stats, counts = message.stats, item.stats
-    stats.SetInParent()  # present with zero counts too, as before
-    stats.like_count, stats.reply_count, stats.share_count = counts.like_count, counts.reply_count, counts.share_count
-    return message
+def add_items(target, items: list[TimelineItem]) -> None:
+    """Append the items to a repeated TimelineItem field. Each is added in place, its nested
+    messages given as field dicts: a message built first and then passed in would be copied, and a
+    page adds fifty. Stats are present with zero counts too."""
+    add = target.add
+    for item in items:
+        stats = item.stats
+        add(entry_id=str(item.entry_id), post_id=str(item.post_id), author_id=str(item.author_id), body=item.body,
+            published_at=_timestamp_fields(item.published_at), ranked_at=_timestamp_fields(item.ranked_at),
+            stats={"like_count": stats.like_count, "reply_count": stats.reply_count,
+                   "share_count": stats.share_count})
 
 
 class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
@@ -141,8 +140,9 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         limit = request.limit if request.HasField("limit") else None
         with self._database.read() as connection:
             page = self._service(connection).home(tenant, viewer, limit, request.cursor)
-        return pb.GetHomeTimelineResponse(items=[item_message(item) for item in page.items],
-                                          next_cursor=page.next_cursor or "")
+        response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
+        add_items(response.items, page.items)
+        return response
 
 
 class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):

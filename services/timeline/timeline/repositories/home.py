@@ -110,13 +110,13 @@ class HomeRepository:
             horizon = (rows[0][-2], rows[0][-1]) if rows[0][-2] is not None else None
         else:
             horizon = connection.execute(HORIZON, params).fetchone()
-        rows = [row[:-2] for row in rows]
         if horizon is not None and (len(rows) < limit or _position(rows[-1]) < tuple(horizon)):
             bound = min(tuple(horizon), (after.ranked_at, after.entry_id)) if after else tuple(horizon)
             past = connection.execute(PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
             rows = sorted(rows + past, key=_position, reverse=True)[:limit]
+        # Rows of the first statement end with the horizon's two columns, those of the second do not.
         return [
             TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
                          Stats(likes or 0, replies or 0, shares or 0))
-            for entry_id, post_id, ranked_at, author_id, body, published_at, likes, replies, shares in rows
+            for entry_id, post_id, ranked_at, author_id, body, published_at, likes, replies, shares, *_ in rows
         ]
