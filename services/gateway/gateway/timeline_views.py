@@ -96,7 +96,6 @@ def items(messages) -> list[TimelineItem]:
 
 
 def item(message: pb.TimelineItem) -> TimelineItem:
-    counts = message.stats  # read inline, not through stats(): a page renders fifty
     return {
         "entry_id": message.entry_id,
         "post_id": message.post_id,
@@ -104,6 +103,5 @@ def item(message: pb.TimelineItem) -> TimelineItem:
         "body": message.body,
         "published_at": rfc3339(message.published_at),
         "ranked_at": rfc3339(message.ranked_at),
-        "stats": {"like_count": counts.like_count, "reply_count": counts.reply_count,
-                  "share_count": counts.share_count},
+        "stats": stats(message.stats),
     }
