@@ -178,6 +178,13 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
+def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
+    # 拉麵 leaves 素食 out of 素食拉麵: any ramen is not vegetarian ramen
+    assert text.fold("拉麵") not in signature("素食拉麵", ["素食拉麵", "拉麵"])[text.fold("素食拉麵")][1]
+    # a name's own short form is the name
+    assert text.fold("大谷") in signature("大谷翔平", ["大谷翔平", "大谷"])[text.fold("大谷翔平")][1]
+
+
 def test_a_place_inside_a_city_stands_for_the_city():
     judge = Gate(build_signature("宜蘭 溫泉", ["宜蘭 溫泉"]))
     assert judge.judge("礁溪這間溫泉旅館的湯池好大，泡完好放鬆").accepted

@@ -161,15 +161,17 @@ def learn_spellings(readings: list[TermReading]) -> None:
                 if any(unit == e or e in unit for e in group.expressions):
                     continue
                 if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group) \
-                        and (group.entity or not _drops_a_word(unit, group.expression)):
+                        and not _drops_a_word(unit, group):
                     group.add_alias(unit)
 
 
-def _drops_a_word(unit: str, expression: str) -> bool:
-    """A shorter spelling that leaves a word of a common compound out (拉麵 of 素食拉麵) names
-    something broader, not the same thing."""
-    rest = expression.replace(unit, "", 1) if unit in expression else ""
-    return len(rest) >= 2 and text.dictionary_frequency(rest) > 0
+def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
+    """A shorter spelling that leaves a word of a compound out (拉麵 of 素食拉麵) names something
+    broader, not the same thing; a name's short form (大谷 of 大谷翔平, 鬼滅 of 鬼滅之刃) is the
+    name, unless it is a common word itself."""
+    rest = group.expression.replace(unit, "", 1) if unit in group.expression else ""
+    broader = len(rest) >= 2 and text.dictionary_frequency(rest) > 0
+    return broader and (not group.entity or text.dictionary_frequency(unit) > 0)
 
 
 def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
