@@ -20,6 +20,8 @@ import opencc
 jieba.setLogLevel(logging.WARNING)
 
 _TO_FOLDED = opencc.OpenCC("t2s.json")
+# Mainland words to Taiwan's first (软件 → 軟體, 视频 → 影片), so a post in either gets one verdict.
+_TO_TAIWAN_WORDS = opencc.OpenCC("s2twp.json")
 _TO_DISPLAY = opencc.OpenCC("s2tw.json")
 
 _SPACES = re.compile(r"\s+")
@@ -82,7 +84,7 @@ def fold(text: str) -> str:
     if not folded.isascii():
         folded = _LATIN_ACCENT.sub("", unicodedata.normalize("NFD", folded))
         folded = unicodedata.normalize("NFC", folded)
-    return _SPACES.sub(" ", _TO_FOLDED.convert(folded)).strip()
+    return _SPACES.sub(" ", _TO_FOLDED.convert(_TO_TAIWAN_WORDS.convert(folded))).strip()
 
 
 def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool = False) -> str:

@@ -71,6 +71,9 @@ def test_a_latin_word_matches_its_plural_and_nothing_longer():
 def test_traditional_and_simplified_variants_match():
     judge = gate("臺北國際書展", ["台北國際書展"])
     assert judge.judge("台北国际书展今年主题国是泰国，展区好有特色").accepted
+    # mainland words read as Taiwan's: 鼠标 is 滑鼠, 数据库 is 資料庫
+    judge = gate("無線滑鼠 資料庫", ["無線滑鼠 資料庫"])
+    assert judge.judge("写数据库课程作业的时候，无线鼠标又没电了").accepted
 
 
 @pytest.mark.parametrize("body, reason", [
