@@ -6,8 +6,9 @@
 * `synonyms.txt`, the other words for a common concept (職缺 / 徵才 / 招募, 二手 / 中古) and, on a
   line `concept > kind | kind`, the kinds of it a post may name instead (聯電 for 半導體): read by
   the gate only, one way: a post about 聯電 is about 半導體, not the other way round;
-* `places.txt`, read with the synonyms: the places inside a city, county or destination, one way
-  (a post about 左營 or 礁溪 is about 高雄 or 宜蘭)."""
+* `places.txt` and `parts.txt`, read with the synonyms, one way: the places inside a city, county
+  or destination (a post about 左營 or 礁溪 is about 高雄 or 宜蘭), and the characters, members
+  and players of a work, group or team (炭治郎 for 鬼滅之刃)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from scout.pipeline import text
 
 LEXICON = Path(__file__).with_name("aliases.txt")
 SYNONYMS = Path(__file__).with_name("synonyms.txt")
-# The places inside each city, county or destination, as `whole > part` lines of the synonym lexicon.
+# Read with the synonyms, as `whole > part` lines: the places inside each city, county or
+# destination, and the characters, members and players of works, groups and teams.
 PLACES = Path(__file__).with_name("places.txt")
+PARTS = Path(__file__).with_name("parts.txt")
 
 
 class AliasLexicon:
@@ -95,5 +98,5 @@ def lexicon() -> AliasLexicon:
 
 @cache
 def synonyms() -> AliasLexicon:
-    return AliasLexicon.parse(SYNONYMS.read_text(encoding="utf-8") + "\n" + PLACES.read_text(encoding="utf-8"))
+    return AliasLexicon.parse("\n".join(path.read_text(encoding="utf-8") for path in (SYNONYMS, PLACES, PARTS)))
 

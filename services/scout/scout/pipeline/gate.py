@@ -90,8 +90,8 @@ _NAVIGATION = [text.fold(w) for w in (
     "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
     "下載應用程式", "get the app", "暢所欲言", "- threads")]
-# A profile page's title: "Name (@user) • Threads, Say more".
-_PROFILE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads")
+# A profile page's title ("Name (@user) • Threads, Say more") or a search page's ("X - Threads 搜尋").
+_PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\s*(?:搜寻|search)")
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」
@@ -126,7 +126,7 @@ def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
     if len(_CONTENT_CHAR.findall(own_words)) < MIN_CONTENT_CHARS:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")) \
-            or _PROFILE_TITLE.search(folded):
+            or _PAGE_TITLE.search(folded):
         return NOISE_NAVIGATION
     if _is_ad(folded, topic):
         return NOISE_AD

@@ -101,6 +101,7 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 聯名椅特價 人體工學 限時 5 折", NOISE_AD),
     ("鬼滅之刃 Kimetsu (@kny_official) • Threads, 暢所欲言", NOISE_NAVIGATION),
     ("鬼滅之刃 - Threads 搜尋結果", NOISE_NAVIGATION),
+    ("鬼滅之刃 - Threads 搜尋", NOISE_NAVIGATION),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason

@@ -178,6 +178,14 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
+def test_a_character_of_a_work_stands_for_the_work():
+    judge = Gate(build_signature("鬼滅之刃", ["鬼滅之刃"]))
+    assert judge.judge("炭治郎跟禰豆子那段我看三次哭三次").accepted
+    # one way only: the work does not stand for its characters
+    judge = Gate(build_signature("炭治郎", ["炭治郎"]))
+    assert judge.judge("鬼滅之刃的配樂每一首都好聽").reason == OFF_TOPIC
+
+
 def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
     # 拉麵 leaves 素食 out of 素食拉麵: any ramen is not vegetarian ramen
     assert text.fold("拉麵") not in signature("素食拉麵", ["素食拉麵", "拉麵"])[text.fold("素食拉麵")][1]
