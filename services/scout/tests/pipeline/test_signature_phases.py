@@ -191,6 +191,7 @@ def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
     assert text.fold("拉麵") not in signature("素食拉麵", ["素食拉麵", "拉麵"])[text.fold("素食拉麵")][1]
     # a name's own short form is the name
     assert text.fold("大谷") in signature("大谷翔平", ["大谷翔平", "大谷"])[text.fold("大谷翔平")][1]
+    assert text.fold("漢光") in signature("漢光演習", ["漢光演習", "漢光"])[text.fold("漢光演習")][1]
 
 
 def test_a_place_inside_a_city_stands_for_the_city():

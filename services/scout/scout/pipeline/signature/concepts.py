@@ -167,11 +167,12 @@ def learn_spellings(readings: list[TermReading]) -> None:
 
 def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
     """A shorter spelling that leaves a word of a compound out (拉麵 of 素食拉麵) names something
-    broader, not the same thing; a name's short form (大谷 of 大谷翔平, 鬼滅 of 鬼滅之刃) is the
-    name, unless it is a common word itself."""
+    broader, not the same thing. A name's compound is read head last, as Chinese compounds are:
+    its head without the modifier is broader (拉麵), its beginning is the name's short form (大谷
+    of 大谷翔平, 漢光 of 漢光演習)."""
     rest = group.expression.replace(unit, "", 1) if unit in group.expression else ""
     broader = len(rest) >= 2 and text.dictionary_frequency(rest) > 0
-    return broader and (not group.entity or text.dictionary_frequency(unit) > 0)
+    return broader and (not group.entity or group.expression.endswith(unit))
 
 
 def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
