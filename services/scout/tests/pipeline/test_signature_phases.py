@@ -178,6 +178,12 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
+def test_a_lesson_or_shop_of_a_thing_is_written_as_the_thing_too():
+    judge = Gate(build_signature("台北 鋼琴課", ["台北 鋼琴課"]))
+    assert judge.judge("在台北找了一對一的鋼琴老師，從五線譜教起").accepted
+    assert judge.judge("台北的吉他課推薦").reason == OFF_TOPIC
+
+
 def test_a_character_of_a_work_stands_for_the_work():
     judge = Gate(build_signature("鬼滅之刃", ["鬼滅之刃"]))
     assert judge.judge("炭治郎跟禰豆子那段我看三次哭三次").accepted

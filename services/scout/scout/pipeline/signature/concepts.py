@@ -29,6 +29,8 @@ OPTIONAL_MIN_FREQUENCY = 5000
 # more common than the word before it only adds to the score.
 HEAD_MIN_FREQUENCY = 1000
 HEAD_RATIO = 20
+# One-character heads naming where or how a thing is done (folded).
+_PLACE_OF = frozenset("课店馆班行")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -53,6 +55,9 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
         for index, unit in enumerate(piece.units):
             if unit not in groups:
                 groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit), piece=number)
+            # A lesson, shop or hall of a thing (鋼琴課, 相機店, 攀岩館) is written as the thing too.
+            if len(unit) >= 3 and unit[-1] in _PLACE_OF and text.dictionary_frequency(unit[:-1]) > 0:
+                groups[unit].add_alias(unit[:-1])
             # A year (2026 經典賽) or a generic head only qualifies the concept beside it.
             if is_year(unit) or (index and is_generic_head(unit, piece.units[index - 1])):
                 groups[unit].required = False
