@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from feeds.timeline.v1 import timeline_pb2 as pb
@@ -52,7 +53,7 @@ def post_message(post: Post) -> pb.Post:
                    published_at=_timestamp(post.published_at), stats=_stats(post.stats))
 
 
-def add_items(target, items: list[TimelineItem]) -> None:
+def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem]) -> None:
     """Append the items to a repeated TimelineItem field. Each is added in place, its nested
     messages given as field dicts: a message built first and then passed in would be copied, and a
     page adds fifty. Stats are present with zero counts too."""

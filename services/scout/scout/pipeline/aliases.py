@@ -99,4 +99,3 @@ def lexicon() -> AliasLexicon:
 @cache
 def synonyms() -> AliasLexicon:
     return AliasLexicon.parse("\n".join(path.read_text(encoding="utf-8") for path in (SYNONYMS, PLACES, PARTS)))
-
