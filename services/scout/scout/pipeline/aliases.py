@@ -72,6 +72,15 @@ class AliasLexicon:
         """What a post may name instead of a folded concept, as the lexicon writes them."""
         return self._kinds.get(folded_concept, ())
 
+    def whole_of(self) -> dict[str, str]:
+        """Each folded concept and kind → the folded concept it belongs to (the first, where several)."""
+        wholes: dict[str, str] = {}
+        for concept, parts in self._folded_kinds.items():
+            wholes.setdefault(concept, concept)
+            for part in parts:
+                wholes.setdefault(part, concept)
+        return wholes
+
     def is_kind(self, folded_word: str, folded_concept: str) -> bool:
         """Whether a folded word names a kind of a folded concept (特斯拉 of 電動車)."""
         return folded_word in self._folded_kinds.get(folded_concept, ())
@@ -99,3 +108,9 @@ def lexicon() -> AliasLexicon:
 @cache
 def synonyms() -> AliasLexicon:
     return AliasLexicon.parse("\n".join(path.read_text(encoding="utf-8") for path in (SYNONYMS, PLACES, PARTS)))
+
+
+@cache
+def places() -> dict[str, str]:
+    """Every place of `places.txt`, folded → the folded city, county or destination it lies in."""
+    return AliasLexicon.parse(PLACES.read_text(encoding="utf-8")).whole_of()

@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from scout.pipeline import text
+from scout.pipeline.aliases import places
 from scout.pipeline.signature import TopicSignature
 
 # Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
@@ -23,6 +24,8 @@ _URL = re.compile(r"https?://\S+|www\.\S+")
 _TAG_OR_MENTION = re.compile(r"[#＃][^\s#＃]+|@[\w.]+")
 _SCRIPT_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[a-z0-9])")
 _CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
+# What each sign of selling (a soft call, a price, 現貨) costs an eligible post's relevance.
+SELLING_PENALTY = 0.05
 # A post needs this many letters or characters of its own besides tags, mentions and links.
 MIN_CONTENT_CHARS = 6
 
@@ -75,12 +78,17 @@ def _selling_words(topic: tuple[str, ...]) -> tuple[list[str], list[str], list[s
     return keep(_AD_STRONG_CALLS), keep(_AD_CALLS), keep(_AD_SIGNALS)
 
 
+def _selling(folded: str, topic: tuple[str, ...]) -> tuple[int, int]:
+    """The soft calls and the selling signals in a text."""
+    _, soft_calls, selling_signals = _selling_words(topic)
+    return (_count_words(soft_calls, folded) + len(_AD_CALL_PATTERN.findall(folded)),
+            _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded)))
+
+
 def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
-    strong_calls, soft_calls, selling_signals = _selling_words(topic)
-    if _count_words(strong_calls, folded):
+    if _count_words(_selling_words(topic)[0], folded):
         return True
-    calls = _count_words(soft_calls, folded) + len(_AD_CALL_PATTERN.findall(folded))
-    signals = _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded))
+    calls, signals = _selling(folded, topic)
     return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3
 
 
@@ -96,10 +104,18 @@ _PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」
-# 「X是我阿公的名字」「長得像X」. When every mention of a named concept reads so, the post is about
-# the other bearer of the name, not the one the brief names. Folded (Simplified) spellings.
+# 「X是我阿公的名字」「長得像X」, and a street named after it (X路, X街, not X路透 or X街拍). When
+# every mention of a named concept reads so, the post is about the other bearer of the name, not
+# the one the brief names. Folded (Simplified) spellings.
 _NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名)\s*$")
-_NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)")
+_NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
+
+
+# A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's
+# own shop is called so too: it only ranks lower.
+_SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
+                         r"餐酒馆|冰店|鸡排|诊所|补习班|民宿|美发|发廊|药局|商行)")
+SHOP_NAMED_PENALTY = 0.1
 
 
 def _named_otherwise(folded: str, start: int, end: int) -> bool:
@@ -146,6 +162,13 @@ class Gate:
         # one name written whole is only one spelling of it among others.
         self._phrases = tuple(p for p in signature.phrases if " " not in p and sum(
             1 for g in signature.groups if any(e in p for e in g.expressions)) >= 2)
+        # The cities, counties and destinations the brief names: a post that names none of them but
+        # another one is about elsewhere (台北 for 台中 親子餐廳), though the place is not required.
+        self._places = places()
+        self._place_groups = tuple(g for g in signature.groups if g.expression in self._places)
+        self._asked_places = frozenset(self._places[e] for g in self._place_groups for e in g.expressions
+                                       if e in self._places)
+        self._place_lengths = sorted({len(name) for name in self._places})
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
@@ -184,18 +207,31 @@ class Gate:
         """Where an expression occurs as a word of the text. A short Chinese word may begin or
         end a longer one (電影 in 電影票) but not straddle two words or sit inside one: 全聯 is
         not in 完全聯繫."""
-        found = []
-        for match in self._patterns[expression].finditer(folded):
-            start, end = match.start(), match.end()
-            if not text.has_cjk(expression) or len(expression) >= 3:
-                found.append(start)
-                continue
-            starts = {s for s, _ in spans}
-            ends = {e for _, e in spans}
-            inside = any(s <= start and end <= e and (s == start or e == end) for s, e in spans)
-            if (start in starts and end in ends) or inside:
-                found.append(start)
-        return found
+        return [match.start() for match in self._patterns[expression].finditer(folded)
+                if not text.has_cjk(expression) or len(expression) >= 3
+                or self._is_word(match.start(), match.end(), spans)]
+
+    @staticmethod
+    def _is_word(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+        """Whether a stretch of text is words of its own, or begins or ends one."""
+        return any(s <= start and end <= e and (s == start or e == end) for s, e in spans) or (
+            any(s == start for s, _ in spans) and any(e == end for _, e in spans))
+
+    def _elsewhere(self, folded: str, spans: list[tuple[int, int]]) -> bool:
+        """Whether a post names a place of the lexicon outside the brief's places."""
+        for start in range(len(folded)):
+            for length in self._place_lengths:
+                end = start + length
+                whole = self._places.get(folded[start:end])
+                if whole is None or whole in self._asked_places:
+                    continue
+                if folded[start].isascii():
+                    alone = not folded[start - 1:start].isalnum() and not folded[end:end + 1].isalnum()
+                else:
+                    alone = length >= 3 or self._is_word(start, end, spans)
+                if alone:
+                    return True
+        return False
 
     def judge(self, body: str) -> Verdict:
         noise = noise_reason(body, self._topic)
@@ -210,6 +246,7 @@ class Gate:
         alias_only = 0
         optional_hits = 0
         sufficient_hits = 0
+        placed = shop_named = False
         for group in self.signature.groups:
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
@@ -217,10 +254,13 @@ class Gate:
                 if group.required and not group.sufficient:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
-            if group.entity and group.required and all(
-                    _named_otherwise(folded, at, at + len(e)) for e in hit for at in positions[e]):
-                return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+            if group.entity and group.required:
+                named = [(at, at + len(e)) for e in hit for at in positions[e]]
+                if all(_named_otherwise(folded, start, end) for start, end in named):
+                    return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+                shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
+            placed = placed or any(group is g for g in self._place_groups)
             if not group.required:
                 optional_hits += 1
             if not positions[group.expression]:
@@ -234,7 +274,8 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         sufficient = len(self.signature.sufficient)
-        if sufficient and not sufficient_hits:
+        if (sufficient and not sufficient_hits) or (
+                self._place_groups and not placed and self._elsewhere(folded, spans)):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         groups = len(self.signature.groups)
         # What a post covers beyond what it must: the optional concepts, and the sufficient names
@@ -252,6 +293,9 @@ class Gate:
         relevance += 0.05 if first_hit <= 30 else 0.0
         relevance += 0.05 if content >= 30 else 0.0
         relevance -= 0.03 * min(alias_only, 2)
+        relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
+        # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
+        relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
                        tuple(tokens))
 

@@ -121,6 +121,43 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
 
 
+def test_a_street_named_after_the_name_is_not_it():
+    judge = gate("光陽機車", ["光陽", "KYMCO"])
+    assert judge.judge("光陽路上的那家蔥油餅每天都排到轉角").reason == OFF_TOPIC
+    assert judge.judge("光陽街口新開的早餐店好好吃喔").reason == OFF_TOPIC
+    # street snaps and passing by are still about the one named
+    idol = gate("IU", ["IU", "李知恩"])
+    assert idol.judge("IU路透照又來了，機場私服好好看").accepted
+    assert idol.judge("李知恩街拍的那件外套是哪個牌子").accepted
+
+
+def test_a_post_about_another_place_is_not_about_the_one_asked():
+    judge = gate("台中 親子餐廳", ["台中 親子餐廳", "親子餐廳"])
+    # naming no place at all may still be about it; naming another city or a place inside one is not
+    assert judge.judge("這間親子餐廳的遊戲區好大，小孩玩到不想走").accepted
+    assert judge.judge("台北內湖的親子餐廳週末好難訂，小孩玩到不想走").reason == OFF_TOPIC
+    assert judge.judge("去了一趟士林的親子餐廳，小孩玩到不想走").reason == OFF_TOPIC
+    assert judge.judge("南屯這間親子餐廳很大，小孩玩到不想走").accepted
+    # the place asked, beside another, stays
+    assert judge.judge("從台北開車下來台中吃這間親子餐廳，值得").accepted
+    # a place's name inside a longer word is no mention of it (新化 of 台南 in 創新化)
+    assert judge.judge("親子餐廳也要創新化經營，這間的遊戲區好大").accepted
+
+
+def test_selling_words_short_of_an_ad_rank_a_post_lower():
+    judge = gate("怪獸8號", ["怪獸8號"])
+    talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")
+    merch = judge.judge("怪獸8號的壓克力立牌現貨，保科副隊長超帥")
+    assert talk.accepted and merch.accepted and merch.relevance < talk.relevance
+
+
+def test_a_shop_called_by_the_name_ranks_below_a_post_about_the_one_named():
+    judge = gate("林書豪", ["林書豪", "豪哥"])
+    about = judge.judge("豪哥今天最後一節的三分球，整個主場都炸開了")
+    shop = judge.judge("豪哥牛肉麵今天排好長，整個店門口都炸開了")
+    assert about.accepted and shop.accepted and shop.relevance < about.relevance
+
+
 def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
 
