@@ -55,6 +55,16 @@ def test_a_long_compound_term_is_cut_into_its_words_and_a_short_name_is_not():
     assert text.fold("鬼滅之刃") in names
 
 
+def test_a_title_in_title_marks_is_one_name_whatever_words_it_is_made_of():
+    # 解憂 and 雜貨店 are both dictionary words; the marks say they are one title
+    groups = build_signature("有人讀過《解憂雜貨店》嗎？想看讀後心得", ["解憂雜貨店"]).groups
+    title = next(g for g in groups if g.required)
+    assert title.expression == text.fold("解憂雜貨店") and title.entity
+    assert segment.quoted_titles(["周杰倫〈七里香〉", "《解憂雜貨店》"]) == [text.fold("七里香"), text.fold("解憂雜貨店")]
+    # unmarked, the same term is two words
+    assert text.fold("解憂雜貨店") not in segment.brief_words(["解憂雜貨店 心得"])[0]
+
+
 # ---------------------------------------------------------------- phases 2–3: what each term names
 
 def test_a_term_spelling_part_of_an_intent_piece_names_every_concept_it_touches():

@@ -26,7 +26,7 @@ __all__ = ["ConceptGroup", "NoTopicEvidence", "TopicSignature", "build_signature
 def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: AliasLexicon | None = None,
                     words: AliasLexicon | None = None) -> TopicSignature:
     """`names` and `words`: the alias and synonym lexicons, the maintained ones unless given."""
-    segmenter = segment.Segmenter(terms)
+    segmenter = segment.Segmenter(terms, segment.quoted_titles([intent, *terms]))
     intent_pieces = segmenter.pieces(intent)
     term_pieces = [segmenter.pieces(term) for term in terms]
     if not intent_pieces:

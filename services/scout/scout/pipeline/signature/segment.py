@@ -126,13 +126,22 @@ def chunks(raw: str) -> list[str]:
     return out
 
 
-def brief_words(terms: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
+# A title set in title marks (《解憂雜貨店》, 〈七里香〉) is one name, whatever words it is made of.
+_TITLE_MARKS = re.compile(r"[《〈]([^《》〈〉]+)[》〉]")
+
+
+def quoted_titles(phrases: list[str] | tuple[str, ...]) -> list[str]:
+    """The folded titles the brief sets in title marks."""
+    return list(dict.fromkeys(text.fold(m.group(1)).strip() for p in phrases for m in _TITLE_MARKS.finditer(p)))
+
+
+def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The approved terms' own words, for cutting the whole brief alike: every chunk that is not
     framing, with the words a compound chunk is made of; and among them the names, the chunks the
-    dictionary cannot take apart (鬼滅之刃, 小戴, 50嵐). A Latin chunk keeps only its non-framing
-    words (iphone 17 review → iphone 17)."""
-    words: list[str] = []
-    names: list[str] = []
+    dictionary cannot take apart (鬼滅之刃, 小戴, 50嵐) and the titles set in title marks. A Latin
+    chunk keeps only its non-framing words (iphone 17 review → iphone 17)."""
+    words: list[str] = [t for t in marked if text.has_cjk(t)]
+    names: list[str] = list(words)
     term_chunks = [[strip_latin_framing(c) if c.isascii() else c for c in chunks(term)] for term in terms]
     # A chunk searched as a term of its own, or spelled inside another term's chunk, is a name
     # (魷魚遊戲 beside 魷魚遊戲3), however common its words.
@@ -144,7 +153,8 @@ def brief_words(terms: list[str] | tuple[str, ...]) -> tuple[list[str], list[str
         if not chunk or (is_framing(chunk) and (chunk not in alone or chunk in framing_words())):
             continue
         named = chunk in alone or any(chunk != other and chunk in other for other in every)
-        parts = None if chunk.isascii() or (named and len(chunk) <= WHOLE_MAX_CHARS) else compound_parts(chunk)
+        parts = None if chunk.isascii() or chunk in marked or (named and len(chunk) <= WHOLE_MAX_CHARS) \
+            else compound_parts(chunk)
         if chunk.isascii():
             names.append(chunk)
         elif parts:
@@ -179,8 +189,8 @@ class Piece:
 class Segmenter:
     """Cuts the intent and the terms of one brief alike, knowing the brief's vocabulary."""
 
-    def __init__(self, terms: list[str] | tuple[str, ...]) -> None:
-        words, names = brief_words(terms)
+    def __init__(self, terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = ()) -> None:
+        words, names = brief_words(terms, marked)
         self.words = frozenset(words)
         self.names = frozenset(names)
         self._tokenizer = text.tokenizer_with(words, extra={w: _FRAMING_FREQ for w in framing_words() | titles()})
