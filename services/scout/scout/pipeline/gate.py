@@ -1,5 +1,6 @@
-"""The relevance gate (flow C): noise out, every required concept group hit (one of the
-sufficient ones, where the member searched several names each on its own), then a score.
+"""The relevance gate (flow C): noise out, every required concept group hit (all but one in a
+request of many; one of the sufficient ones, where the member searched several names each on its
+own), no other place named instead of the brief's, then a score.
 
 The gate never looks at a post's age to accept or reject it; age only lowers the score, softly.
 """
@@ -116,6 +117,11 @@ _NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)|^(?:路(?![过�
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
                          r"餐酒馆|冰店|鸡排|诊所|补习班|民宿|美发|发廊|药局|商行)")
 SHOP_NAMED_PENALTY = 0.1
+# A request of this many concepts that must all hold is seldom spelled out whole in one post (新北
+# 雨天 室內 親子: a post about 板橋's kids' hall on a rainy day leaves 室內 unsaid): a post may leave
+# one of them out, and ranks below the posts that say them all.
+MANY_CONCEPTS = 4
+MISSED_CONCEPT_PENALTY = 0.15
 
 
 def _named_otherwise(folded: str, start: int, end: int) -> bool:
@@ -169,6 +175,7 @@ class Gate:
         self._asked_places = frozenset(self._places[e] for g in self._place_groups for e in g.expressions
                                        if e in self._places)
         self._place_lengths = sorted({len(name) for name in self._places})
+        self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
@@ -247,12 +254,15 @@ class Gate:
         optional_hits = 0
         sufficient_hits = 0
         placed = shop_named = False
+        missed = 0
         for group in self.signature.groups:
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
             if not hit:
                 if group.required and not group.sufficient:
-                    return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+                    missed += 1
+                    if missed > self._may_miss:
+                        return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
             if group.entity and group.required:
                 named = [(at, at + len(e)) for e in hit for at in positions[e]]
@@ -294,6 +304,7 @@ class Gate:
         relevance += 0.05 if content >= 30 else 0.0
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
+        relevance -= MISSED_CONCEPT_PENALTY * missed
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),

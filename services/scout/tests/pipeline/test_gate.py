@@ -144,6 +144,16 @@ def test_a_post_about_another_place_is_not_about_the_one_asked():
     assert judge.judge("親子餐廳也要創新化經營，這間的遊戲區好大").accepted
 
 
+def test_a_request_of_four_concepts_admits_a_post_leaving_one_out_ranked_lower():
+    judge = gate("新北 雨天 室內 親子", ["新北 親子", "室內", "雨天"])
+    whole = judge.judge("板橋的室內親子館 下雨天帶小孩去剛好 停車也方便")
+    partial = judge.judge("板橋的親子館 下雨天帶小孩去剛好 停車也方便")
+    assert whole.accepted and partial.accepted and partial.relevance < whole.relevance
+    assert judge.judge("板橋的親子館 週末帶小孩去剛好 停車也方便").reason == OFF_TOPIC
+    # with three concepts, each must hold
+    assert gate("新北 雨天 親子", ["新北 親子", "雨天"]).judge("板橋的親子館 週末帶小孩去剛好").reason == OFF_TOPIC
+
+
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
     judge = gate("怪獸8號", ["怪獸8號"])
     talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")
