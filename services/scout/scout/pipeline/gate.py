@@ -124,6 +124,16 @@ MANY_CONCEPTS = 4
 MISSED_CONCEPT_PENALTY = 0.15
 
 
+# A year or season of its own (2025, 第一季): where the brief names one and a post only others, the
+# post is most often about another edition (last year's 燈會, the first season), so it ranks lower.
+_EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+")
+OTHER_EDITION_PENALTY = 0.1
+
+
+def _editions(folded: str) -> set[str]:
+    return {re.sub(r"\s", "", m) for m in _EDITION.findall(folded)}
+
+
 def _named_otherwise(folded: str, start: int, end: int) -> bool:
     return bool(_NAMED_BEFORE.search(folded[max(start - 6, 0):start]) or _NAMED_AFTER.match(folded[end:end + 10]))
 
@@ -175,6 +185,7 @@ class Gate:
         self._asked_places = frozenset(self._places[e] for g in self._place_groups for e in g.expressions
                                        if e in self._places)
         self._place_lengths = sorted({len(name) for name in self._places})
+        self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
@@ -305,6 +316,9 @@ class Gate:
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
         relevance -= MISSED_CONCEPT_PENALTY * missed
+        if self._editions:
+            editions = _editions(folded)
+            relevance -= OTHER_EDITION_PENALTY if editions and not editions & self._editions else 0.0
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),

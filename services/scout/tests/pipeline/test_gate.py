@@ -154,6 +154,16 @@ def test_a_request_of_four_concepts_admits_a_post_leaving_one_out_ranked_lower()
     assert gate("新北 雨天 親子", ["新北 親子", "雨天"]).judge("板橋的親子館 週末帶小孩去剛好").reason == OFF_TOPIC
 
 
+def test_a_post_about_another_year_or_season_ranks_lower():
+    judge = gate("2026台灣燈會在哪裡辦", ["2026 台灣燈會", "台灣燈會"])
+    this_year = judge.judge("2026台灣燈會的主燈好壯觀，交通管制記得先查")
+    last_year = judge.judge("2025台灣燈會的主燈好壯觀，交通管制記得先查")
+    undated = judge.judge("今年台灣燈會的主燈好壯觀，交通管制記得先查")
+    assert this_year.relevance > last_year.relevance and undated.relevance > last_year.relevance
+    series = gate("我們與惡的距離第二季", ["我們與惡的距離"])
+    assert series.judge("我們與惡的距離第一季重看還是好痛").relevance < series.judge("我們與惡的距離第二季重看還是好痛").relevance
+
+
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
     judge = gate("怪獸8號", ["怪獸8號"])
     talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")
