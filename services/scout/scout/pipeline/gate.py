@@ -25,6 +25,10 @@ _URL = re.compile(r"https?://\S+|www\.\S+")
 _TAG_OR_MENTION = re.compile(r"[#＃][^\s#＃]+|@[\w.]+")
 _SCRIPT_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[a-z0-9])")
 _CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
+# A post with something to say about the topic, rather than a line naming it, gains up to this
+# much, in full from this many letters or characters.
+SAYS_SOMETHING = 0.1
+SAYS_SOMETHING_CHARS = 60
 # What each sign of selling (a soft call, a price, 現貨) costs an eligible post's relevance.
 SELLING_PENALTY = 0.05
 # A post needs this many letters or characters of its own besides tags, mentions and links.
@@ -312,7 +316,7 @@ class Gate:
         relevance += 0.05 * min(refined, 2)
         relevance += 0.05 * min(max(mentions - groups, 0), 4) / 4
         relevance += 0.05 if first_hit <= 30 else 0.0
-        relevance += 0.05 if content >= 30 else 0.0
+        relevance += SAYS_SOMETHING * min(content, SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
         relevance -= MISSED_CONCEPT_PENALTY * missed
