@@ -5,6 +5,7 @@ step, and a delete that races the copy is not undone by it."""
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -59,7 +60,7 @@ def rows(timeline: Timeline, table: str = "timeline_entries") -> list:
 
 def assert_reads_are_right(timeline: Timeline, viewers) -> None:
     for viewer in viewers:
-        assert [item.post_id for item in timeline.all_home(viewer, 2)] == timeline.expected_home(viewer)
+        assert [uuid.UUID(item.post_id) for item in timeline.all_home(viewer, 2)] == timeline.expected_home(viewer)
 
 
 def activity(timeline: Timeline, viewers, authors, step: int) -> None:

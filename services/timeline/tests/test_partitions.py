@@ -65,7 +65,7 @@ def test_the_home_read_touches_the_viewers_partition_only(small):
     assert len(partitions(small)) == 16
     last = first.items[-1]
     params = {"tenant": small.tenant, "viewer": viewer, "limit": 2,
-              "at": last.ranked_at, "entry": last.entry_id}
+              "at": last.ranked_at, "entry": uuid.UUID(last.entry_id)}
     # The page statements read one partition, the viewer's; the pull below the horizon reads none
     for generic in (False, True):
         assert touched_partitions(small, FIRST_PAGE, params, generic=generic) == {own}

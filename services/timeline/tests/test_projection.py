@@ -24,7 +24,7 @@ def follow_all(timeline, followers, author):
 
 
 def post_ids(items) -> list[uuid.UUID]:
-    return [item.post_id for item in items]
+    return [uuid.UUID(item.post_id) for item in items]
 
 
 def test_publish_commits_post_self_entry_stats_and_jobs(timeline):
@@ -51,7 +51,7 @@ def test_publish_commits_post_self_entry_stats_and_jobs(timeline):
     # After the fan-out the follower sees it, ranked at the post's published_at
     timeline.drain()
     [item] = timeline.home(follower).items
-    assert (item.post_id, item.ranked_at, item.published_at) == (post.id, post.published_at, post.published_at)
+    assert (item.post_id, item.ranked_at, item.published_at) == (str(post.id), post.published_at, post.published_at)
 
 
 def test_fanout_spans_chunks_and_skips_ended_follows_and_blocks(timeline):
@@ -234,7 +234,7 @@ def test_equal_timestamps_page_without_duplicates_or_gaps(timeline):
     seen, cursor = [], ""
     while True:
         page = timeline.home(viewer, 2, cursor)
-        seen.extend(item.entry_id for item in page.items)
+        seen.extend(uuid.UUID(item.entry_id) for item in page.items)
         if page.next_cursor is None:
             break
         cursor = page.next_cursor

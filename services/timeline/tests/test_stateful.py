@@ -125,7 +125,7 @@ def make_machine(database, timeline_settings):
             for t, timeline in enumerate(self.tenants):
                 timeline.drain()
                 for viewer in self.users[t]:
-                    read = [item.post_id for item in timeline.all_home(viewer, limit=page)]
+                    read = [uuid.UUID(item.post_id) for item in timeline.all_home(viewer, limit=page)]
                     assert read == timeline.expected_home(viewer)
                     audit = timeline.projection(lambda p, v=viewer, tl=timeline: p.audit(tl.tenant, v))
                     assert audit.in_sync, (audit.missing_post_ids, audit.extra_post_ids)
@@ -160,7 +160,7 @@ def make_machine(database, timeline_settings):
                     items = timeline.all_home(viewer, limit=3)
                     assert len({item.entry_id for item in items}) == len(items)
                     for item in items:
-                        post = posts[item.post_id]  # a post of this very tenant
+                        post = posts[uuid.UUID(item.post_id)]  # a post of this very tenant
                         assert post.deleted_at is None and post.moderation_state == "visible"
                         assert post.visibility == "public" or post.author_id == viewer
                         assert (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks

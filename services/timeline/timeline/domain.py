@@ -6,6 +6,7 @@ import enum
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 
 class Visibility(enum.StrEnum):
@@ -72,15 +73,20 @@ class Post:
         return None
 
 
-@dataclass(frozen=True)
-class TimelineItem:
-    entry_id: uuid.UUID
-    post_id: uuid.UUID
-    author_id: uuid.UUID
+class TimelineItem(NamedTuple):
+    """One item of a home page: ids in their text form and stats flat, as a page carries them. A
+    page builds fifty of these, so each is a plain tuple rather than a frozen dataclass (which sets
+    every field through `object.__setattr__`), and no UUID is built only to become text again."""
+
+    entry_id: str
+    post_id: str
+    ranked_at: datetime
+    author_id: str
     body: str
     published_at: datetime
-    ranked_at: datetime
-    stats: Stats
+    like_count: int
+    reply_count: int
+    share_count: int
 
 
 @dataclass(frozen=True)

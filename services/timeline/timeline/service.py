@@ -195,5 +195,5 @@ class TimelineService:
         if len(items) <= limit:
             return HomePage(items, None)
         last = items[limit - 1]
-        next_cursor = cursors.encode(tenant_id, viewer_id, Position(last.ranked_at, last.entry_id))
+        next_cursor = cursors.encode(tenant_id, viewer_id, Position(last.ranked_at, uuid.UUID(last.entry_id)))
         return HomePage(items[:limit], next_cursor)

@@ -59,11 +59,9 @@ def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: l
     page adds fifty. Stats are present with zero counts too."""
     add = target.add
     for item in items:
-        stats = item.stats
-        add(entry_id=str(item.entry_id), post_id=str(item.post_id), author_id=str(item.author_id), body=item.body,
+        add(entry_id=item.entry_id, post_id=item.post_id, author_id=item.author_id, body=item.body,
             published_at=_timestamp_fields(item.published_at), ranked_at=_timestamp_fields(item.ranked_at),
-            stats={"like_count": stats.like_count, "reply_count": stats.reply_count,
-                   "share_count": stats.share_count})
+            stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count})
 
 
 class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):

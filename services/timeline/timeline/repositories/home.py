@@ -15,11 +15,22 @@ psycopg placeholders: this is the hottest read, sent straight to the driver conn
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from feeds_runtime.db import Executor, driver_connection
 from timeline.cursor import Position
-from timeline.domain import Stats, TimelineItem
+from timeline.domain import TimelineItem
 from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked
+
+
+def _item_columns(alias: str) -> str:
+    """A TimelineItem's columns, in its field order, from a row source `alias`: ids as text (PostgreSQL
+    writes a UUID's text faster than Python does), stats zero when the post has no stats row."""
+    return (f"CAST({alias}.entry_id AS text) AS entry_id, CAST({alias}.post_id AS text) AS post_id, {alias}.ranked_at, "
+            f"CAST({alias}.author_id AS text) AS author_id, {alias}.body, {alias}.published_at, "
+            f"coalesce({alias}.like_count, 0) AS like_count, coalesce({alias}.reply_count, 0) AS reply_count, "
+            f"coalesce({alias}.share_count, 0) AS share_count")
+
 
 _ROW = "r.entry_id, r.post_id, r.ranked_at, r.author_id, r.body, r.published_at, r.like_count, r.reply_count, r.share_count"
 _PULLED_ID = ENTRY_ID.format(tenant="p.tenant_id", viewer="f.follower_id", post="p.id")
@@ -67,7 +78,7 @@ def _page_sql(after: bool) -> str:
               AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
               AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
             ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
-        SELECT u.*, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
+        SELECT {_item_columns('u')}, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
             SELECT * FROM entries
             UNION ALL
             (SELECT {_ROW} FROM timeline.follows f
@@ -82,15 +93,18 @@ def _page_sql(after: bool) -> str:
 FIRST_PAGE = _page_sql(after=False)
 NEXT_PAGE = _page_sql(after=True)
 PAST_HORIZON = f"""
-    SELECT {_ROW} FROM timeline.follows f
+    SELECT {_item_columns('r')} FROM timeline.follows f
     {_posts_of_follows('push', f"AND p.published_at <= %(at)s AND (p.published_at < %(at)s OR {_PULLED_ID} < %(entry)s)")}
     ORDER BY r.ranked_at DESC, r.entry_id DESC LIMIT %(limit)s
 """
 HORIZON = "SELECT ranked_at, entry_id FROM timeline.viewer_horizons WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s"
 
 
-def _position(row) -> tuple:
-    return row[2], row[0]  # (ranked_at, entry_id)
+_ITEM_FIELDS = len(TimelineItem._fields)
+
+
+def _position(row) -> tuple[datetime, uuid.UUID]:
+    return row[2], uuid.UUID(row[0])  # (ranked_at, entry_id)
 
 
 class HomeRepository:
@@ -115,8 +129,4 @@ class HomeRepository:
             past = connection.execute(PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
             rows = sorted(rows + past, key=_position, reverse=True)[:limit]
         # Rows of the first statement end with the horizon's two columns, those of the second do not.
-        return [
-            TimelineItem(entry_id, post_id, author_id, body, published_at, ranked_at,
-                         Stats(likes or 0, replies or 0, shares or 0))
-            for entry_id, post_id, ranked_at, author_id, body, published_at, likes, replies, shares, *_ in rows
-        ]
+        return [TimelineItem._make(row[:_ITEM_FIELDS]) for row in rows]
