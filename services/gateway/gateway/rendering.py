@@ -38,11 +38,16 @@ def _second(seconds: int) -> str:
 
 def rfc3339(stamp: Timestamp) -> str:
     """The text `Timestamp.ToJsonString()` gives (UTC, `Z`, a fraction of 0, 3, 6 or 9 digits),
-    without building a datetime. A page of fifty items formats a hundred of these: the date and
-    clock come from caches (integer formatting with a width is what a formatted timestamp spent
-    most of its time on), only the fraction is formatted each time."""
-    nanos = stamp.nanos
-    text = _second(stamp.seconds)
+    without building a datetime."""
+    return _stamp(stamp.seconds, stamp.nanos)
+
+
+@functools.lru_cache(maxsize=8192)
+def _stamp(seconds: int, nanos: int) -> str:
+    """A page of fifty items formats a hundred timestamps, mostly of recent posts that other pages
+    show too: the whole text is kept, and the date and clock of a miss come from caches (integer
+    formatting with a width is what a formatted timestamp spent most of its time on)."""
+    text = _second(seconds)
     if not nanos:
         return text + "Z"
     if nanos % 1000:
