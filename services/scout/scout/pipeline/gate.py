@@ -185,8 +185,9 @@ class Gate:
         # The cities, counties and destinations the brief names: a post that names none of them but
         # another one is about elsewhere (台北 for 台中 親子餐廳), though the place is not required.
         self._places = places()
-        self._place_groups = tuple(g for g in signature.groups if g.expression in self._places)
-        self._asked_places = frozenset(self._places[e] for g in self._place_groups for e in g.expressions
+        place_groups = [g for g in signature.groups if g.expression in self._places]
+        self._place_groups = frozenset(id(g) for g in place_groups)
+        self._asked_places = frozenset(self._places[e] for g in place_groups for e in g.expressions
                                        if e in self._places)
         self._place_lengths = sorted({len(name) for name in self._places})
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
@@ -285,7 +286,7 @@ class Gate:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
-            placed = placed or any(group is g for g in self._place_groups)
+            placed = placed or id(group) in self._place_groups
             if not group.required:
                 optional_hits += 1
             if not positions[group.expression]:
