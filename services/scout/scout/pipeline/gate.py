@@ -330,8 +330,12 @@ class Gate:
                        tuple(tokens))
 
 
-# Soft recency: a post loses at most RECENCY_WEIGHT of its score, half of it per half-life.
-RECENCY_WEIGHT = 0.1
+# Soft age limit (docs/scout.md 4): within a year a post's age does not change its score, since
+# posting time only breaks ties; past it a post loses at most RECENCY_WEIGHT of its score, half of
+# it per half-life. The weight stays below the gaps between levels of evidence, so that an old
+# post on the topic is never put below a recent one in another sense.
+SOFT_AGE_DAYS = 365.0
+RECENCY_WEIGHT = 0.05
 RECENCY_HALF_LIFE_DAYS = 90.0
 # An unknown posting time is neither rewarded nor punished much: the middle of the range.
 UNKNOWN_AGE_FACTOR = 1.0 - RECENCY_WEIGHT / 2
@@ -340,8 +344,8 @@ UNKNOWN_AGE_FACTOR = 1.0 - RECENCY_WEIGHT / 2
 def recency_factor(posted_at: datetime | None, now: datetime) -> float:
     if posted_at is None:
         return UNKNOWN_AGE_FACTOR
-    age_days = max((now - posted_at).total_seconds(), 0.0) / 86400.0
-    return 1.0 - RECENCY_WEIGHT * (1.0 - math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS))
+    past_limit_days = max((now - posted_at).total_seconds() / 86400.0 - SOFT_AGE_DAYS, 0.0)
+    return 1.0 - RECENCY_WEIGHT * (1.0 - math.pow(0.5, past_limit_days / RECENCY_HALF_LIFE_DAYS))
 
 
 def score(relevance: float, posted_at: datetime | None, now: datetime) -> float:

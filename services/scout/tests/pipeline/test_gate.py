@@ -219,15 +219,18 @@ def test_a_post_covering_more_of_the_topic_ranks_higher_and_a_name_by_any_spelli
     assert full.relevance - short.relevance == pytest.approx(0.03)
 
 
-def test_age_lowers_the_score_softly_and_never_rejects():
+def test_age_lowers_the_score_only_past_the_soft_limit_and_never_rejects():
     now = datetime(2026, 8, 10, tzinfo=UTC)
     judge = gate("颱風假", ["颱風假"])
     verdict = judge.judge("颱風假宣布了，明天台北市停班停課")
     assert verdict.accepted
     fresh = score(verdict.relevance, now - timedelta(days=1), now)
-    year = score(verdict.relevance, now - timedelta(days=365), now)
+    months = score(verdict.relevance, now - timedelta(days=300), now)
+    older = score(verdict.relevance, now - timedelta(days=365 + 90), now)
     ancient = score(verdict.relevance, now - timedelta(days=365 * 20), now)
-    assert fresh > year > ancient > 0
+    # Within the limit posting time only breaks ties; past it the score falls, softly.
+    assert fresh == months == verdict.relevance
+    assert months > older > ancient > 0
     # score() rounds to four places.
-    assert ancient >= verdict.relevance * 0.9 - 1e-4
-    assert recency_factor(None, now) == pytest.approx(0.95)
+    assert ancient >= verdict.relevance * 0.95 - 1e-4
+    assert recency_factor(None, now) == pytest.approx(0.975)

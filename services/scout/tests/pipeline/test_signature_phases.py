@@ -114,6 +114,17 @@ def test_a_name_searched_only_beside_another_concept_is_not_enough_alone():
     assert not sig.sufficient
 
 
+def test_a_word_of_location_is_not_a_name_and_never_enough_alone():
+    # 室內 is filed as a word of location (jieba's s), like 戶外 or 附近: a common word, not a
+    # named place, so searching it in a term of its own does not make it enough beside 新竹.
+    sig = build_signature("新竹週末下雨可以帶小孩去哪裡玩 室內的", ["新竹 親子", "室內 景點", "新竹 雨天"])
+    indoor = next(g for g in sig.groups if g.expression == text.fold("室內"))
+    assert not indoor.entity and not indoor.sufficient
+    judge = Gate(sig)
+    assert judge.judge("這家健身房的室內泳池很大，下班去游剛好").reason == OFF_TOPIC
+    assert judge.judge("新竹下雨天帶小孩去科學園區的探索館，室內很涼").accepted
+
+
 def test_a_year_only_qualifies_the_event():
     groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True

@@ -26,8 +26,9 @@ _TITLES_FILE = Path(__file__).with_name("titles.txt")
 # onomatopoeia, time words and measure words.
 _FUNCTION_TAGS = frozenset("drcpuyeotq")
 FUNCTION_MIN_FREQUENCY = 20
-# Proper-noun tags: person, place, organisation, other proper noun, locality.
-_PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "s"})
+# Proper-noun tags: person, place, organisation, other proper noun. Words of location (s: 室內,
+# 戶外, 海邊) are common words.
+_PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
 # Frequency the framing words get in a brief's tokenizer: whole, yet below the brief's own names.
 _FRAMING_FREQ = 2_000
 
