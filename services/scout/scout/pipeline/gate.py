@@ -108,11 +108,12 @@ _NAVIGATION = [text.fold(w) for w in (
 _PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\s*(?:搜寻|search)")
 
 
-# A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」
+# A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」
 # 「X是我阿公的名字」「長得像X」, and a street named after it (X路, X街, not X路透 or X街拍). When
 # every mention of a named concept reads so, the post is about the other bearer of the name, not
 # the one the brief names. Folded (Simplified) spellings.
-_NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名)\s*$")
+_NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
+                           r"|我[^\s，,。！!？?]{0,5}叫)\s*$")
 _NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
 
 
@@ -139,7 +140,7 @@ def _editions(folded: str) -> set[str]:
 
 
 def _named_otherwise(folded: str, start: int, end: int) -> bool:
-    return bool(_NAMED_BEFORE.search(folded[max(start - 6, 0):start]) or _NAMED_AFTER.match(folded[end:end + 10]))
+    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start]) or _NAMED_AFTER.match(folded[end:end + 10]))
 
 
 @dataclass(frozen=True)
@@ -280,8 +281,11 @@ class Gate:
                     if missed > self._may_miss:
                         return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 continue
+            named = [(at, at + len(e)) for e in hit for at in positions[e]]
+            # An alias inside a longer hit (光漢 in 許光漢) is that hit, not another mention.
+            named = [(s, e) for s, e in named if not any(
+                (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
             if group.entity and group.required:
-                named = [(at, at + len(e)) for e in hit for at in positions[e]]
                 if all(_named_otherwise(folded, start, end) for start, end in named):
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
@@ -291,7 +295,7 @@ class Gate:
                 optional_hits += 1
             if not positions[group.expression]:
                 alias_only += 1
-            mentions += sum(len(p) for p in positions.values())
+            mentions += len(named)
             first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
             label = self.signature.label(group.expression)
             # An alias that only spells the hit expression out further (iphone 17 beside iphone) adds nothing.

@@ -114,11 +114,19 @@ def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
 def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     judge = gate("戴資穎", ["戴資穎", "小戴"])
     for other in ("我家的貓取名小戴，因為她很會跳", "我同學也叫小戴，今天她生日", "小戴是我阿公的名字，今天他九十大壽",
-                  "我表妹長得超像戴資穎，走在路上常被認錯"):
+                  "我表妹長得超像戴資穎，走在路上常被認錯", "我姪女叫小戴，今天三歲生日", "我家的狗狗叫小戴，超愛撿球"):
         assert judge.judge(other).reason == OFF_TOPIC, other
-    # a mention that is about her stays, beside a nickname explained
+    # a mention that is about her stays, beside a nickname explained or the name people call her
     assert judge.judge("戴資穎也叫小戴，今天的比賽又贏了").accepted
+    assert judge.judge("大家都叫她小戴，今天的比賽又贏了").accepted
     assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
+
+
+def test_a_nickname_inside_the_full_name_is_read_with_the_full_name():
+    # 光漢 stands inside 許光漢: the likeness read before 許光漢 holds for both.
+    judge = gate("許光漢", ["許光漢", "光漢"])
+    assert judge.judge("我男友說他長得像許光漢 我看了十秒 不像").reason == OFF_TOPIC
+    assert judge.judge("許光漢新片的宣傳照好帥，光漢這次的角色很不一樣").accepted
 
 
 def test_a_street_named_after_the_name_is_not_it():
