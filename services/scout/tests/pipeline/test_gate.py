@@ -105,6 +105,10 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 演唱會門票 搖滾區 2張 原價+500 面交", NOISE_AD),
     ("鬼滅之刃 全套漫畫 二手 合售 可議", NOISE_AD),
     ("鬼滅之刃 快閃店一日遊 含接駁 每人 1500 報名中", NOISE_AD),
+    ("鬼滅之刃 角色繪畫班招生 小班制 歡迎諮詢", NOISE_AD),
+    ("鬼滅之刃 主題展門票特價 快搶", NOISE_AD),
+    ("鬼滅之刃 周邊公仔收藏櫃 量身訂做 免費估價", NOISE_AD),
+    ("鬼滅之刃粉絲看過來 點連結領取限定桌布", NOISE_AD),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
