@@ -116,13 +116,14 @@ _PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\
 # the one the brief names. Folded (Simplified) spellings.
 _NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
                            r"|我[^\s，,。！!？?]{0,5}叫)\s*$")
-_NAMED_AFTER = re.compile(r"^\s*(?:是我.{0,4}的名字|同名)|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
+_NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
+                          r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
 
 
 # A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's
 # own shop is called so too: it only ranks lower.
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
-                         r"餐酒馆|冰店|鸡排|诊所|补习班|民宿|美发|发廊|药局|商行)")
+                         r"餐酒馆|冰店|鸡排|诊所|补习班|民宿|美发|发廊|美甲|药局|商行)")
 SHOP_NAMED_PENALTY = 0.1
 # A request of this many concepts that must all hold is seldom spelled out whole in one post (新北
 # 雨天 室內 親子: a post about 板橋's kids' hall on a rainy day leaves 室內 unsaid): a post may leave
@@ -142,7 +143,7 @@ def _editions(folded: str) -> set[str]:
 
 
 def _named_otherwise(folded: str, start: int, end: int) -> bool:
-    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start]) or _NAMED_AFTER.match(folded[end:end + 10]))
+    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start]) or _NAMED_AFTER.match(folded[end:end + 20]))
 
 
 @dataclass(frozen=True)

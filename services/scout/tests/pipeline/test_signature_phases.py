@@ -241,6 +241,15 @@ def test_a_natural_request_admits_posts_that_name_only_the_topic():
     assert judge.judge("台中的陶藝課也很好玩，老師超有耐心").reason == OFF_TOPIC
 
 
+def test_a_person_is_written_by_the_given_name_alone():
+    judge = gate("周興哲", ["周興哲", "Eric Chou"])
+    assert judge.judge("興哲昨晚在小巨蛋唱到破音還是好感動").accepted
+    assert judge.judge("我表弟也叫興哲，今天他畢業典禮").reason == OFF_TOPIC
+    # a given name that is a word of its own is that word, and a place is no one's name
+    assert text.fold("英文") not in signature("蔡英文 卸任後", ["蔡英文 卸任", "蔡英文 近況"])[text.fold("蔡英文")][1]
+    assert not any(len(e) == 2 for e in signature("林口區", ["林口區"])[text.fold("林口區")][1])
+
+
 def test_a_nickname_alone_is_enough():
     judge = gate("戴資穎最近的比賽", ["戴資穎", "小戴"])
     assert judge.judge("小戴今天這場反手拍太神了").accepted

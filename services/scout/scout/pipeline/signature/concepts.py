@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from scout.pipeline import text
-from scout.pipeline.aliases import AliasLexicon
+from scout.pipeline.aliases import AliasLexicon, places
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
 from scout.pipeline.signature.segment import Piece, Segmenter
@@ -377,6 +377,25 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                     group.add_alias(text.fold(name))
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
+            if group.entity and (given := _given_name(expression)):
+                group.add_alias(given)
+
+
+# The most common surnames in Taiwan, folded: a three-character name that starts with one is most
+# often a person's, written by fans by the given name alone (昀儒 for 林昀儒, 紫棋 for 鄧紫棋).
+_SURNAMES = frozenset(text.fold(c) for c in (
+    "陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾彭游詹胡施沈余趙盧梁顏柯翁魏孫戴"
+    "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
+
+
+def _given_name(expression: str) -> str | None:
+    if len(expression) != 3 or not all(text.has_cjk(c) for c in expression) or expression[0] not in _SURNAMES:
+        return None
+    if text.dictionary_tag(expression) in ("ns", "nt") or expression in places():
+        return None
+    # A given name that is a word of its own (英文 of 蔡英文) says that word, whatever its tag.
+    given = expression[1:]
+    return given if text.dictionary_frequency(given) < ALIAS_MAX_FREQUENCY else None
 
 
 def _distinctive(name: str) -> bool:
