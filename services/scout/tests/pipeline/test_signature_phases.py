@@ -213,6 +213,12 @@ def test_a_character_of_a_work_stands_for_the_work():
     assert judge.judge("鬼滅之刃的配樂每一首都好聽").reason == OFF_TOPIC
 
 
+def test_a_member_of_a_group_is_written_by_the_member_s_own_other_names():
+    # 陳信宏 is a member of 五月天, and 阿信 is his other name
+    judge = Gate(build_signature("五月天 演唱會", ["五月天", "Mayday"]))
+    assert judge.judge("阿信今天在演唱會上又講了好長一段話，全場都在哭").accepted
+
+
 def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
     # 拉麵 leaves 素食 out of 素食拉麵: any ramen is not vegetarian ramen
     assert text.fold("拉麵") not in signature("素食拉麵", ["素食拉麵", "拉麵"])[text.fold("素食拉麵")][1]

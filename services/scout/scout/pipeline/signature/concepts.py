@@ -371,14 +371,22 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
     for group in groups:
         for expression in list(group.expressions):
-            # Two Latin letters name many things (FF: a fair, a game): no other names from them.
-            for name in names.others(expression) if _distinctive(expression) else ():
-                if can_alias(text.fold(name), group) and _distinctive(text.fold(name)):
-                    group.add_alias(text.fold(name))
+            for name in _other_names(expression, group, names):
+                group.add_alias(name)
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
+                # A kind or part goes by its own other names too (阿信 for 陳信宏, of 五月天).
+                for name in _other_names(text.fold(word), group, names):
+                    group.add_alias(name)
             if group.entity and (given := _given_name(expression)):
                 group.add_alias(given)
+
+
+def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
+    # Two Latin letters name many things (FF: a fair, a game): no other names from them.
+    if not _distinctive(expression):
+        return []
+    return [name for name in map(text.fold, names.others(expression)) if can_alias(name, group) and _distinctive(name)]
 
 
 # The most common surnames in Taiwan, folded: a three-character name that starts with one is most
