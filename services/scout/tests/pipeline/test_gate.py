@@ -126,6 +126,13 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
 
 
+def test_a_work_the_dictionary_files_as_a_common_noun_is_still_a_name_given_to_others():
+    # jieba files 航海王 as a common noun; the alias lexicon knows it as a work
+    judge = gate("航海王", ["航海王", "One Piece"])
+    assert judge.judge("我家的掃地機器人取名航海王，每天都在客廳冒險").reason == OFF_TOPIC
+    assert judge.judge("航海王最新一話的伏筆好多，尾田又要收線了").accepted
+
+
 def test_a_nickname_inside_the_full_name_is_read_with_the_full_name():
     # 光漢 stands inside 許光漢: the likeness read before 許光漢 holds for both.
     judge = gate("許光漢", ["許光漢", "光漢"])

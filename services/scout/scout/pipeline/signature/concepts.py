@@ -183,7 +183,12 @@ def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
 def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
     """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
     (Taylor Swift for 霉霉, 職缺 for 徵才) or as a kind of it (特斯拉 for 電動車) names that
-    group, in whichever script."""
+    group, in whichever script. A concept the alias lexicon lists is a named thing, however the
+    dictionary files it (航海王 is a common noun to jieba)."""
+    names = lexicons[0]
+    for group in groups:
+        group.entity = group.entity or bool(names.others(group.expression))
+
     def known(word: str) -> list[ConceptGroup]:
         return [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
 
