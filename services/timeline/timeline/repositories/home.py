@@ -115,18 +115,20 @@ class HomeRepository:
         """The `limit` first items strictly after the cursor position. One statement reads the
         entries, the pulled posts and the horizon; a second one, only when the page reaches below the
         horizon, pulls the trimmed history with the horizon the first one saw."""
-        connection = driver_connection(self.session)
+        # Rows in binary: a page's timestamps and counts load faster from their binary form than
+        # parsed from text, and load as the same values.
+        cursor = driver_connection(self.session).cursor(binary=True)
         params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
         if after:
             params |= {"at": after.ranked_at, "entry": after.entry_id}
-        rows = connection.execute(NEXT_PAGE if after else FIRST_PAGE, params).fetchall()
+        rows = cursor.execute(NEXT_PAGE if after else FIRST_PAGE, params).fetchall()
         if rows:
             horizon = (rows[0][-2], rows[0][-1]) if rows[0][-2] is not None else None
         else:
-            horizon = connection.execute(HORIZON, params).fetchone()
+            horizon = cursor.execute(HORIZON, params).fetchone()
         if horizon is not None and (len(rows) < limit or _position(rows[-1]) < tuple(horizon)):
             bound = min(tuple(horizon), (after.ranked_at, after.entry_id)) if after else tuple(horizon)
-            past = connection.execute(PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
+            past = cursor.execute(PAST_HORIZON, params | {"at": bound[0], "entry": bound[1]}).fetchall()
             rows = sorted(rows + past, key=_position, reverse=True)[:limit]
         # Rows of the first statement end with the horizon's two columns, those of the second do not.
         return [TimelineItem._make(row[:_ITEM_FIELDS]) for row in rows]
