@@ -275,7 +275,8 @@ class Gate:
         sufficient_hits = 0
         placed = shop_named = False
         missed = 0
-        for group in self.signature.groups:
+        hit_groups: set[int] = set()
+        for index, group in enumerate(self.signature.groups):
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
             if not hit:
@@ -293,6 +294,7 @@ class Gate:
                     return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
+            hit_groups.add(index)
             placed = placed or id(group) in self._place_groups
             if not group.required:
                 optional_hits += 1
@@ -307,7 +309,9 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         sufficient = len(self.signature.sufficient)
-        if (sufficient and not sufficient_hits) or (
+        searched = self.signature.terms
+        if (searched and not any(hit_groups.issuperset(term) for term in searched)) or (
+                sufficient and not sufficient_hits) or (
                 self._place_groups and not placed and self._elsewhere(folded, spans)):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         groups = len(self.signature.groups)

@@ -125,6 +125,26 @@ def test_a_word_of_location_is_not_a_name_and_never_enough_alone():
     assert judge.judge("新竹下雨天帶小孩去科學園區的探索館，室內很涼").accepted
 
 
+def test_a_post_names_what_one_term_searches_whole():
+    # 鋼琴課 is in both terms and so the only required group, but each term is one search: a post
+    # found by one of them names 高雄 or 成人 beside it
+    sig = build_signature("高雄 成人 鋼琴課", ["高雄 鋼琴課", "成人 鋼琴"])
+    index = {g.expression: i for i, g in enumerate(sig.groups)}
+    assert set(sig.terms) == {(index[text.fold("高雄")], index[text.fold("鋼琴課")]),
+                              (index[text.fold("成人")], index[text.fold("鋼琴課")])}
+    judge = Gate(sig)
+    assert judge.judge("鋼琴比賽的指定曲好難，練到手抽筋").reason == OFF_TOPIC
+    assert judge.judge("高雄這間鋼琴教室的老師很有耐心").accepted
+    assert judge.judge("三十歲才開始學鋼琴，成人真的來得及嗎").accepted
+
+
+def test_a_term_s_generic_head_is_no_part_of_what_a_post_must_name():
+    # 翻譯 after 日文 only qualifies it: an interpreter's post names what the terms search
+    sig = build_signature("日文翻譯 兼職接案", ["日文翻譯 兼職", "日文翻譯 接案"])
+    assert all(not sig.groups[i].qualifier for term in sig.terms for i in term)
+    assert Gate(sig).judge("日文口譯的兼職，週末兩天展場").accepted
+
+
 def test_a_year_only_qualifies_the_event():
     groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True
@@ -211,6 +231,12 @@ def test_a_character_of_a_work_stands_for_the_work():
     # one way only: the work does not stand for its characters
     judge = Gate(build_signature("炭治郎", ["炭治郎"]))
     assert judge.judge("鬼滅之刃的配樂每一首都好聽").reason == OFF_TOPIC
+
+
+def test_a_character_of_a_work_is_written_by_the_given_name_alone():
+    # 吳愛純 is a character of 苦盡柑來遇見你 in the lexicon; fans write 愛純
+    judge = Gate(build_signature("苦盡柑來遇見你", ["苦盡柑來遇見你", "苦盡柑來"]))
+    assert judge.judge("愛純寫詩那一段我真的哭爆").accepted
 
 
 def test_a_member_of_a_group_is_written_by_the_member_s_own_other_names():

@@ -8,7 +8,8 @@ its own:
 3. `concepts.read_term` / `learn_spellings` — what each term names, and its shorter spellings;
 4. `concepts.merge_alternatives` / `assign_own_words` — names written several ways become one
    group of alternatives, a term's own words stand for the concept it leaves out;
-5. `concepts.mark_required` — which groups must all be hit;
+5. `concepts.mark_required` — which groups must all be hit; `term_concepts` — what each term
+   searches, one of which a post names whole;
 6. `concepts.widen` — each group also met by the other names and kinds the lexicons know.
 
 The lexicons (`aliases.txt`, `synonyms.txt`) also tell phases 3 and 4 which words are one thing.
@@ -46,6 +47,7 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     refinements = concepts.assign_own_words(groups, readings)
     groups = concepts.merge_alternatives(groups, readings, lexicons)
     concepts.mark_required(groups, readings)
+    searched = concepts.term_concepts(groups, readings)
     concepts.widen(groups, names, words)
     return TopicSignature(groups=tuple(groups), phrases=tuple(p.text for p in intent_pieces),
-                          written=(intent, *terms), refinements=tuple(refinements))
+                          written=(intent, *terms), refinements=tuple(refinements), terms=searched)

@@ -61,6 +61,7 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
             # A year (2026 經典賽) or a generic head only qualifies the concept beside it.
             if is_year(unit) or (index and is_generic_head(unit, piece.units[index - 1])):
                 groups[unit].required = False
+                groups[unit].qualifier = True
     return list(groups.values())
 
 
@@ -357,6 +358,7 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     for group in groups:
         common = text.has_cjk(group.expression) and not group.entity and \
             text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY and len(groups) > 1
+        group.qualifier = group.qualifier or common
         group.required = group.required and not common and (most == 0 or named[id(group)] >= needed)
     if not any(g.required for g in groups):
         for group in groups:
@@ -367,6 +369,15 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if len(alone) >= 2:
         for group in alone:
             group.required = group.sufficient = True
+
+
+def term_concepts(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple[tuple[int, ...], ...]:
+    """Phase 5: per term, the groups a post must all hit to name what that term searches. A term is
+    one search, so a post found by it names all of it: 「台北 游泳課」 or 「成人 游泳」, not 游泳
+    alone, though only 游泳 is in every term. A qualifier that is not required counts for no term;
+    a term left with nothing to check (its words only refine the topic) is met by every post."""
+    return tuple(tuple(i for i, g in enumerate(groups) if r.names(g) and (g.required or not g.qualifier))
+                 for r in readings)
 
 
 def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) -> None:
@@ -383,7 +394,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 # A kind or part goes by its own other names too (阿信 for 陳信宏, of 五月天).
                 for name in _other_names(text.fold(word), group, names):
                     group.add_alias(name)
-            if group.entity and (given := _given_name(expression)):
+        # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
+        for expression in list(group.expressions) if group.entity else []:
+            if given := _given_name(expression):
                 group.add_alias(given)
 
 

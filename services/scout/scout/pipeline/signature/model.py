@@ -25,6 +25,8 @@ class ConceptGroup:
     # One of several names the member searched each on its own: a post naming any one of them is
     # on topic (a work or its arc, an artist or the album), so none of them is required alone.
     sufficient: bool = False
+    # A year, a generic head or a very common word: it only qualifies the concepts beside it.
+    qualifier: bool = False
 
     @property
     def expressions(self) -> list[str]:
@@ -50,6 +52,9 @@ class TopicSignature:
     written: tuple[str, ...] = ()
     # Words of the approved terms that refine the topic without being required (道奇 in 大谷 道奇).
     refinements: tuple[str, ...] = ()
+    # Per approved term, the groups (their indices) a post must all hit to name what the term
+    # searches; a post names what one of the terms searches, whole.
+    terms: tuple[tuple[int, ...], ...] = ()
 
     def label(self, word: str) -> str:
         return text.original_spelling(word, list(self.written))
