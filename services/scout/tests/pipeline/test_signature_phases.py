@@ -261,6 +261,12 @@ def test_a_place_inside_a_city_stands_for_the_city():
     assert judge.judge("宜蘭市區的溫泉旅館也不錯").reason == OFF_TOPIC
 
 
+def test_a_district_name_two_cities_share_stands_for_the_city_it_nearly_always_means():
+    # Taichung has a 大安區 too, but a post naming 大安區 is about Taipei's
+    judge = Gate(build_signature("台北 咖啡廳", ["台北 咖啡廳", "台北 咖啡店"]))
+    assert judge.judge("大安區這間咖啡廳不限時，插座也多").accepted
+
+
 # ---------------------------------------------------------------- verdicts
 
 def gate(intent, terms):
