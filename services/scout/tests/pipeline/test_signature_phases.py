@@ -239,6 +239,12 @@ def test_a_character_of_a_work_is_written_by_the_given_name_alone():
     assert judge.judge("愛純寫詩那一段我真的哭爆").accepted
 
 
+def test_a_compound_that_begins_with_a_name_is_written_with_the_name_s_other_names():
+    # 怪物獵人 is the lexicon's other name of 魔物獵人
+    judge = Gate(build_signature("魔物獵人荒野", ["魔物獵人荒野"]))
+    assert judge.judge("玩了三十小時怪物獵人荒野，武器平衡做得不錯").accepted
+
+
 def test_a_member_of_a_group_is_written_by_the_member_s_own_other_names():
     # 陳信宏 is a member of 五月天, and 阿信 is his other name
     judge = Gate(build_signature("五月天 演唱會", ["五月天", "Mayday"]))

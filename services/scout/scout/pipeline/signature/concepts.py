@@ -386,8 +386,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     judged on its topic, not on the spelling the member happened to search. A common word never
     stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
     for group in groups:
-        for expression in list(group.expressions):
-            for name in _other_names(expression, group, names):
+        written = list(group.expressions)
+        for expression in written:
+            for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
@@ -405,6 +406,16 @@ def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> l
     if not _distinctive(expression):
         return []
     return [name for name in map(text.fold, names.others(expression)) if can_alias(name, group) and _distinctive(name)]
+
+
+def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
+    """A Chinese compound that begins with a name, written with the name's other Chinese names
+    (怪物獵人荒野 for 魔物獵人荒野, as 怪物獵人 is 魔物獵人's)."""
+    if not text.has_cjk(expression):
+        return []
+    return [other + expression[len(name):] for name in names.names_in(expression)
+            if expression.startswith(name) and len(expression) - len(name) >= 2
+            for other in _other_names(name, group, names) if text.has_cjk(other)]
 
 
 # The most common surnames in Taiwan, folded: a three-character name that starts with one is most
