@@ -386,8 +386,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     judged on its topic, not on the spelling the member happened to search. A common word never
     stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
     for group in groups:
-        written = list(group.expressions)
-        for expression in written:
+        for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
             for word in (*words.others(expression), *words.kinds(expression)):
@@ -395,9 +394,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 # A kind or part goes by its own other names too (阿信 for 陳信宏, of 五月天).
                 for name in _other_names(text.fold(word), group, names):
                     group.add_alias(name)
-        # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
-        for expression in list(group.expressions) if group.entity else []:
-            if given := _given_name(expression):
+        if group.entity:
+            # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
+            for given in filter(None, map(_given_name, list(group.expressions))):
                 group.add_alias(given)
 
 
@@ -413,9 +412,9 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
     (怪物獵人荒野 for 魔物獵人荒野, as 怪物獵人 is 魔物獵人's)."""
     if not text.has_cjk(expression):
         return []
-    return [other + expression[len(name):] for name in names.names_in(expression)
-            if expression.startswith(name) and len(expression) - len(name) >= 2
-            for other in _other_names(name, group, names) if text.has_cjk(other)]
+    # Each beginning that leaves at least two characters after it, looked up in the lexicon.
+    return [other + expression[end:] for end in range(1, len(expression) - 1)
+            for other in _other_names(expression[:end], group, names) if text.has_cjk(other)]
 
 
 # The most common surnames in Taiwan, folded: a three-character name that starts with one is most
