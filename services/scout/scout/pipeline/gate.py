@@ -33,6 +33,8 @@ SAYS_SOMETHING_CHARS = 60
 SELLING_PENALTY = 0.05
 # A post needs this many letters or characters of its own besides tags, mentions and links.
 MIN_CONTENT_CHARS = 6
+# Shorter Latin words match no -ed or -ing form: "bed" is not a form of "be", nor "tend" of "ten".
+MIN_INFLECTED = 4
 
 # Advertising vocabulary, folded. A call that only a seller makes (加賴, 私訊下單, 折扣碼) is an ad
 # on its own; softer calls (私訊, 預約) and selling words are common in honest posts about a brand,
@@ -206,8 +208,10 @@ class Gate:
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (
             r"(?<![0-9])" if expression[0].isdigit() else "")
-        # A Latin word also matches its plural (foldable: foldables, box: boxes).
-        after = r"(?:e?s)?(?![a-z])" if expression[-1].isascii() and expression[-1].isalpha() else (
+        # A Latin word also matches its plural (foldable: foldables, box: boxes) and, from four
+        # letters, its -ed and -ing forms (camp: camped, camping).
+        inflected = r"(?:e?s|e?d|ing)?" if len(expression.rsplit(" ", 1)[-1]) >= MIN_INFLECTED else r"(?:e?s)?"
+        after = inflected + r"(?![a-z])" if expression[-1].isascii() and expression[-1].isalpha() else (
             r"(?![0-9])" if expression[-1].isdigit() else "")
         return re.compile(before + body + after)
 

@@ -68,6 +68,13 @@ def test_a_latin_word_matches_its_plural_and_nothing_longer():
     assert judge.judge("Unfoldable chairs are sturdier, foldability is overrated").reason == OFF_TOPIC
 
 
+def test_a_longer_latin_word_matches_its_ed_and_ing_forms():
+    judge = gate("露營", ["露營", "camp"])
+    assert judge.judge("We camped by the river in Hsinchu, the stars were unreal").accepted
+    assert judge.judge("Camping in the rain with two kids: never again, but we laughed a lot").accepted
+    assert judge.judge("Campus life in Hsinchu is quieter than I expected").reason == OFF_TOPIC
+
+
 def test_traditional_and_simplified_variants_match():
     judge = gate("臺北國際書展", ["台北國際書展"])
     assert judge.judge("台北国际书展今年主题国是泰国，展区好有特色").accepted

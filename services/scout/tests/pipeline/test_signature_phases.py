@@ -3,7 +3,7 @@ required concepts; and the verdicts they lead to for the way people write reques
 
 import pytest
 
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.gate import OFF_TOPIC, Gate
 from scout.pipeline.signature import build_signature, concepts, segment
@@ -217,6 +217,24 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今年大舉招募，應屆生也有機會，起薪不錯").accepted
     assert judge.judge("美光在台中 hiring 中，製程工程師缺很多人").accepted
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
+
+
+def test_a_common_concept_is_met_by_its_english_senses_and_a_name_keeps_its_own():
+    groups = signature("花蓮 包車", ["花蓮 包車", "花蓮 司機"])
+    assert "driver" in groups[text.fold("包車")][1]
+    # a name takes English names from the alias lexicon only: none of the dictionary's explanations
+    place = signature("日月潭 單車", ["日月潭 單車"])[text.fold("日月潭")][1]
+    assert not any("nantou" in expression for expression in place)
+    judge = Gate(build_signature("台中 煙火", ["台中 煙火"]))
+    assert judge.judge("The fireworks over 台中 tonight were the best I have seen in years").accepted
+    assert judge.judge("The concert in 台中 tonight was the best I have seen in years").reason == OFF_TOPIC
+
+
+def test_the_dictionary_keeps_plain_senses_only():
+    senses = glosses.english(text.fold("課"))
+    assert {"class", "lesson"} <= set(senses)
+    assert not any(marker in sense for sense in senses for marker in ("cl:", "(", "variant"))
+    assert glosses.english("taipei") == ()
 
 
 def test_a_lesson_or_shop_of_a_thing_is_written_as_the_thing_too():

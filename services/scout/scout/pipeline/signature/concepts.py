@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, places
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
@@ -384,8 +384,15 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     """Phase 6: a group is also met by the other names of its names (Tai Tzu-ying for 戴資穎) and
     by the other words and the kinds of its concept (招募 for 徵才, 聯電 for 半導體), so a post is
     judged on its topic, not on the spelling the member happened to search. A common word never
-    stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written."""
+    stands for a name (can_alias); the synonym lexicon holds concepts only, taken as written. A
+    common concept is also met by its English senses (`glosses`), a name only by the English
+    names the alias lexicon gives it."""
     for group in groups:
+        # Only a concept written in Chinese alone takes the dictionary's English senses: one the
+        # member or the alias lexicon also spells in Latin letters is a name, whatever the
+        # dictionary says (乖乖 with Kuai Kuai, a snack), or already has its English.
+        translate = not group.entity and not any(
+            names.others(expression) or not text.has_cjk(expression) for expression in group.expressions)
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
@@ -398,6 +405,12 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
             for given in filter(None, map(_given_name, list(group.expressions))):
                 group.add_alias(given)
+        if translate:
+            # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
+            # English writes it.
+            for expression in list(group.expressions):
+                for sense in glosses.english(expression):
+                    group.add_alias(sense)
 
 
 def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
