@@ -4,9 +4,9 @@ says "snorkeling". Read by the signature for common concepts only; a name's Engl
 comes from the alias lexicon, where a wrong gloss (日月潭 "Sun Moon Lake in Nantou…") cannot
 creep in.
 
-Only short, plain senses are kept: a dictionary line also holds measure words, cross-references,
-surnames and explanations, and a one-word sense shorter than four letters (pot, set, run) names
-too many things to stand for a Chinese word."""
+Only short, plain senses of today's language are kept: a dictionary line also holds measure
+words, cross-references, surnames, explanations, idioms and literary or old senses, and a one-word
+sense shorter than four letters (pot, set, run) names too many things to stand for a Chinese word."""
 
 from __future__ import annotations
 
@@ -19,9 +19,15 @@ from scout.pipeline import text
 
 # `traditional simplified [pin1 yin1] /sense/sense/`
 _LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
-# A sense that explains or refers rather than translates.
-_NOT_A_TRANSLATION = ("cl:", "variant of", "see ", "abbr.", "surname", "used in", "|", "[", "old variant", "erhua")
+# A sense that explains or refers rather than translates, or that no post of today means.
+_NOT_A_TRANSLATION = ("cl:", "variant of", "see ", "abbr.", "surname", "used in", "|", "[", "old variant", "erhua",
+                      "(idiom)", "(fig.)", "(literary)", "(old)", "(archaic)", "(dialect)", "(cantonese)", "(onom.)",
+                      "(buddhism)", "(tcm)", "(derog.)")
+# An aside before a sense narrows it ("(outer part of) tire" is not a tire), unless it only says
+# where or how the word is used.
+_LEADING_ASIDE = re.compile(r"^\((?!tw\)|coll\.\)|slang\)|loanword\))")
 _ASIDE = re.compile(r"\([^)]*\)")
+_ARTICLE = re.compile(r"^(?:to|an?|the) ")
 _PLAIN = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 MAX_WORDS = 3
 MIN_SINGLE_WORD = 4
@@ -31,10 +37,10 @@ def _senses(definitions: str) -> list[str]:
     senses = []
     for sense in re.split(r"/|; ", definitions):
         sense = sense.strip().lower()
-        if not sense or any(marker in sense for marker in _NOT_A_TRANSLATION):
+        if not sense or any(marker in sense for marker in _NOT_A_TRANSLATION) or _LEADING_ASIDE.match(sense):
             continue
-        sense = _ASIDE.sub(" ", sense).strip()
-        sense = " ".join(sense.removeprefix("to ").split())
+        sense = " ".join(_ASIDE.sub(" ", sense).split())
+        sense = _ARTICLE.sub("", sense)
         words = sense.split(" ")
         if _PLAIN.match(sense) and len(words) <= MAX_WORDS and (len(words) > 1 or len(sense) >= MIN_SINGLE_WORD):
             senses.append(sense)

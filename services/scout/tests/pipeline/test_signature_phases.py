@@ -235,6 +235,16 @@ def test_the_dictionary_keeps_plain_senses_only():
     assert {"class", "lesson"} <= set(senses)
     assert not any(marker in sense for sense in senses for marker in ("cl:", "(", "variant"))
     assert glosses.english("taipei") == ()
+    # no sense narrowed by an aside ("(outer part of) tire"), no article before a noun
+    assert "take-out" in glosses.english(text.fold("外帶")) and "tire" not in glosses.english(text.fold("外帶"))
+    assert "adult" in glosses.english(text.fold("成人"))
+
+
+def test_a_concept_is_translated_but_not_its_kinds():
+    # 外場 is a kind of 餐飲業 and, in the dictionary, also the outfield of a ball game
+    industry = signature("餐飲業 缺工", ["餐飲業 缺工"])[text.fold("餐飲業")][1]
+    assert "catering" in industry and text.fold("外場") in industry
+    assert "outfield" not in industry
 
 
 def test_a_lesson_or_shop_of_a_thing_is_written_as_the_thing_too():

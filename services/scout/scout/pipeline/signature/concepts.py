@@ -393,9 +393,13 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         # dictionary says (乖乖 with Kuai Kuai, a snack), or already has its English.
         translate = not group.entity and not any(
             names.others(expression) or not text.has_cjk(expression) for expression in group.expressions)
+        # The concept's own words are translated, not its kinds: a kind is often a name (聯電) or
+        # a word of many senses (外場 of 餐飲業: the outfield).
+        concept_words = list(group.expressions)
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
+            concept_words += map(text.fold, words.others(expression))
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
                 # A kind or part goes by its own other names too (阿信 for 陳信宏, of 五月天).
@@ -408,8 +412,8 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         if translate:
             # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
             # English writes it.
-            for expression in list(group.expressions):
-                for sense in glosses.english(expression):
+            for word in concept_words:
+                for sense in glosses.english(word):
                     group.add_alias(sense)
 
 
