@@ -240,6 +240,15 @@ def test_the_dictionary_keeps_plain_senses_only():
     assert "adult" in glosses.english(text.fold("成人"))
 
 
+def test_a_name_cut_into_several_concepts_is_also_written_by_its_other_names():
+    # 台北國際電玩展 is cut into 台北, 國際 and 電玩展; the lexicon knows it whole as Taipei Game Show
+    sig = build_signature("台北國際電玩展", ["台北電玩展", "電玩展"])
+    assert len(sig.groups) > 1
+    judge = Gate(sig)
+    assert judge.judge("Taipei Game Show this year felt smaller but the indie section was great").accepted
+    assert judge.judge("Tokyo Game Show this year felt smaller but the indie section was great").reason == OFF_TOPIC
+
+
 def test_a_concept_is_translated_but_not_its_kinds():
     # 外場 is a kind of 餐飲業 and, in the dictionary, also the outfield of a ball game
     industry = signature("餐飲業 缺工", ["餐飲業 缺工"])[text.fold("餐飲業")][1]

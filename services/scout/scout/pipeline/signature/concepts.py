@@ -417,6 +417,20 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                     group.add_alias(sense)
 
 
+def name_cut_pieces(groups: list[ConceptGroup], pieces: list[Piece], names: AliasLexicon) -> None:
+    """Phase 6: a piece of the intent or of a term cut into several groups (台北 國際 電玩展) that
+    is, whole, a name of the alias lexicon is also written by that name's other names, which no
+    cut of them finds in a post (Taipei Game Show): each group of the piece takes them."""
+    for piece in pieces:
+        if len(piece.units) < 2:
+            continue
+        others = [text.fold(name) for name in names.others(text.fold(piece.text))]
+        for group in groups:
+            if others and any(unit in group.expressions for unit in piece.units):
+                for name in others:
+                    group.add_alias(name)
+
+
 def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
     # Two Latin letters name many things (FF: a fair, a game): no other names from them.
     if not _distinctive(expression):
