@@ -127,10 +127,14 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     for other in ("我家的貓取名小戴，因為她很會跳", "我同學也叫小戴，今天她生日", "小戴是我阿公的名字，今天他九十大壽",
                   "我表妹長得超像戴資穎，走在路上常被認錯", "我姪女叫小戴，今天三歲生日", "我家的狗狗叫小戴，超愛撿球"):
         assert judge.judge(other).reason == OFF_TOPIC, other
+    # someone the writer knows by the name
+    for colleague in ("我們公司的小戴今天請大家喝飲料", "我們部門新來的小戴超會做簡報", "我同事小戴今天又遲到"):
+        assert judge.judge(colleague).reason == OFF_TOPIC, colleague
     # a mention that is about her stays, beside a nickname explained or the name people call her
     assert judge.judge("戴資穎也叫小戴，今天的比賽又贏了").accepted
     assert judge.judge("大家都叫她小戴，今天的比賽又贏了").accepted
     assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
+    assert judge.judge("我們公司的人都在看小戴的比賽，午休全員停工").accepted
 
 
 def test_a_work_the_dictionary_files_as_a_common_noun_is_still_a_name_given_to_others():
