@@ -205,9 +205,9 @@ class Gate:
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
         # Spaces inside an expression, and where Latin letters or digits meet Chinese (50 嵐 for
-        # 50嵐, iPhone 手機), are optional in the post.
+        # 50嵐, iPhone 手機), are optional in the post, or a colon, dot or dash (F1：狂速飆風).
         parts = [re.escape(p) for p in _SCRIPT_BOUNDARY.sub(" ", expression).split(" ") if p]
-        body = r"\s*".join(parts)
+        body = r"[\s:·・-]*".join(parts)
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (
             r"(?<![0-9])" if expression[0].isdigit() else "")

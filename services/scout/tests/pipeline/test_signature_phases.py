@@ -240,6 +240,17 @@ def test_the_dictionary_keeps_plain_senses_only():
     assert "adult" in glosses.english(text.fold("成人"))
 
 
+def test_a_term_meeting_a_concept_by_a_part_of_it_names_a_thing_written_whole():
+    # 城鎮韌性演習 meets 漢光演習 only by 演習; the member searched it whole
+    judge = Gate(build_signature("漢光演習", ["漢光演習", "城鎮韌性演習"]))
+    assert judge.judge("今天下午城鎮韌性演習，警報一響全街的人都躲進騎樓").accepted
+    assert judge.judge("消防演習今天在學校舉行，小朋友都排隊走到操場").reason == OFF_TOPIC
+    # a title after a colon, as posts write it too
+    judge = Gate(build_signature("F1電影", ["F1電影", "F1：狂速飆風"]))
+    assert judge.judge("昨天看了F1：狂速飆風，賽車鏡頭拍得好真實").accepted
+    assert judge.judge("昨天看了 F1 新加坡站，維斯塔潘又贏了").reason == OFF_TOPIC
+
+
 def test_a_name_cut_into_several_concepts_is_also_written_by_its_other_names():
     # 台北國際電玩展 is cut into 台北, 國際 and 電玩展; the lexicon knows it whole as Taipei Game Show
     sig = build_signature("台北國際電玩展", ["台北電玩展", "電玩展"])

@@ -301,6 +301,7 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
     for reading in readings:
         left_out = [g for g in searched if not reading.names(g)]
         name_term = len(reading.units) == 1 and not reading.named
+        refines = False
         for word in reading.own_words:
             targets = [g for g in _stands_for(word, left_out, name_term, readings) if can_alias(word, g)]
             named_names = [g for g in reading.named if g.entity]
@@ -314,6 +315,12 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
                     reading.named.append(group)
             if not targets:
                 refinements.append(word)
+                refines = True
+        if refines and reading.hits and all(unit not in g.expressions for unit, hit in reading.hits for g in hit):
+            # A term that meets a group only by a part of it (演習 of 漢光演習, F1 of F1電影) beside
+            # words of its own names a thing of its own, written whole: 城鎮韌性演習, F1：狂速飆風.
+            for group in {id(g): g for _, hit in reading.hits for g in hit}.values():
+                group.add_alias(" ".join(reading.units))
     return list(dict.fromkeys(refinements))
 
 
