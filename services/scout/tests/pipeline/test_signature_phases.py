@@ -219,6 +219,17 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
+def test_a_kind_of_another_required_concept_is_not_required_itself():
+    groups = signature("出版業是不是越來越難做？有在出版社工作的人嗎", ["出版業", "出版社"])
+    assert groups[text.fold("出版業")][0] and not groups[text.fold("出版社")][0]
+    judge = Gate(build_signature("出版業是不是越來越難做？有在出版社工作的人嗎", ["出版業", "出版社"]))
+    assert judge.judge("出版業的薪水真的低，做了七年還不到四萬").accepted
+    assert judge.judge("在出版社當編輯五年，首刷越印越少").accepted
+    # a named kind stays required: the member asked for 聯電, not any chip maker
+    groups = signature("半導體 聯電 徵才", ["半導體 聯電", "聯電 徵才"])
+    assert groups[text.fold("聯電")][0]
+
+
 def test_a_common_concept_is_met_by_its_english_senses_and_a_name_keeps_its_own():
     groups = signature("花蓮 包車", ["花蓮 包車", "花蓮 司機"])
     assert "driver" in groups[text.fold("包車")][1]

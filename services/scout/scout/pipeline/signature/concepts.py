@@ -378,6 +378,18 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
             group.required = group.sufficient = True
 
 
+def broader_only(groups: list[ConceptGroup], words: AliasLexicon) -> None:
+    """Phase 5: a required common concept that the synonym lexicon lists as a kind of another
+    required one (出版社 of 出版業) is not required itself: every post about it is about the
+    broader one, which a post may name instead. A named thing stays required (聯電 of 半導體)."""
+    for group in groups:
+        if group.entity or group.sufficient or not group.required:
+            continue
+        if any(other is not group and other.required and not other.sufficient and words.is_kind(mine, theirs)
+               for other in groups for mine in group.expressions for theirs in other.expressions):
+            group.required = False
+
+
 def term_concepts(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple[tuple[int, ...], ...]:
     """Phase 5: per term, the groups a post must all hit to name what that term searches. A term is
     one search, so a post found by it names all of it: 「台北 游泳課」 or 「成人 游泳」, not 游泳
