@@ -120,7 +120,7 @@ _PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\
 _NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
                            r"|我[^\s，,。！!？?]{0,5}叫"
                            r"|我们?(?:公司|部门|班上|办公室|学校|团队|家|系上|社团)(?:的|新来的|有个|有一个|那个|里的)"
-                           r"|我的?(?:同事|同学|室友|邻居|主管|老板))\s*$")
+                           r"|我的?(?:同事|同学|室友|邻居|主管|老板)|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
 _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
 
@@ -147,8 +147,10 @@ def _editions(folded: str) -> set[str]:
     return {re.sub(r"\s", "", m) for m in _EDITION.findall(folded)}
 
 
-def _named_otherwise(folded: str, start: int, end: int) -> bool:
-    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start]) or _NAMED_AFTER.match(folded[end:end + 20]))
+def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
+    """A mention read as another bearer's name; a common word is never a street's (溫泉街)."""
+    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start])
+                or (name and _NAMED_AFTER.match(folded[end:end + 20])))
 
 
 @dataclass(frozen=True)
@@ -296,9 +298,9 @@ class Gate:
             # An alias inside a longer hit (光漢 in 許光漢) is that hit, not another mention.
             named = [(s, e) for s, e in named if not any(
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
+            if group.required and all(_named_otherwise(folded, start, end, group.entity) for start, end in named):
+                return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
             if group.entity and group.required:
-                if all(_named_otherwise(folded, start, end) for start, end in named):
-                    return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
             hit_groups.add(index)

@@ -128,13 +128,21 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
                   "我表妹長得超像戴資穎，走在路上常被認錯", "我姪女叫小戴，今天三歲生日", "我家的狗狗叫小戴，超愛撿球"):
         assert judge.judge(other).reason == OFF_TOPIC, other
     # someone the writer knows by the name
-    for colleague in ("我們公司的小戴今天請大家喝飲料", "我們部門新來的小戴超會做簡報", "我同事小戴今天又遲到"):
+    for colleague in ("我們公司的小戴今天請大家喝飲料", "我們部門新來的小戴超會做簡報", "我同事小戴今天又遲到",
+                      "我們公司新來的日本同事叫小戴 人超好"):
         assert judge.judge(colleague).reason == OFF_TOPIC, colleague
     # a mention that is about her stays, beside a nickname explained or the name people call her
     assert judge.judge("戴資穎也叫小戴，今天的比賽又贏了").accepted
     assert judge.judge("大家都叫她小戴，今天的比賽又贏了").accepted
     assert judge.judge("原來小戴本名叫戴資穎，我現在才知道").accepted
     assert judge.judge("我們公司的人都在看小戴的比賽，午休全員停工").accepted
+
+
+def test_a_common_word_given_as_a_name_is_not_the_thing_but_a_street_of_it_still_is():
+    judge = gate("麻糬", ["麻糬"])
+    assert judge.judge("我家的貓取名麻糬，每天都黏著我").reason == OFF_TOPIC
+    assert judge.judge("花蓮的麻糬還是最好吃，紅豆餡超多").accepted
+    assert gate("婚紗", ["婚紗"]).judge("台北婚紗街一整排都是婚紗店，拍照很方便").accepted
 
 
 def test_a_work_the_dictionary_files_as_a_common_noun_is_still_a_name_given_to_others():

@@ -219,6 +219,12 @@ def test_a_post_naming_a_kind_in_other_words_is_judged_on_its_topic():
     assert judge.judge("聯電今天股價大漲，外資連續買超三天").reason == OFF_TOPIC
 
 
+def test_a_short_name_is_met_by_the_parts_of_the_name_it_stands_for():
+    # the parts lexicon files the characters under 鬼滅之刃, the alias lexicon's name of 鬼滅
+    judge = Gate(build_signature("鬼滅 無限城", ["鬼滅", "無限城篇"]))
+    assert judge.judge("炭治郎跟義勇聯手那段，整廳都屏息").accepted
+
+
 def test_a_kind_of_another_required_concept_is_not_required_itself():
     groups = signature("出版業是不是越來越難做？有在出版社工作的人嗎", ["出版業", "出版社"])
     assert groups[text.fold("出版業")][0] and not groups[text.fold("出版社")][0]

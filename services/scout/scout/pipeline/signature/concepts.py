@@ -418,6 +418,8 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
+        # The words and kinds of every name, the lexicon's too (the characters of 鬼滅之刃 for 鬼滅).
+        for expression in list(group.expressions):
             concept_words += map(text.fold, words.others(expression))
             for word in (*words.others(expression), *words.kinds(expression)):
                 group.add_alias(text.fold(word))
