@@ -148,7 +148,7 @@ def _editions(folded: str) -> set[str]:
 
 
 def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
-    """A mention read as another bearer's name; a common word is never a street's (溫泉街)."""
+    """A mention read as another bearer's name; a common word is never a street's (婚紗街)."""
     return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start])
                 or (name and _NAMED_AFTER.match(folded[end:end + 20])))
 
