@@ -268,6 +268,15 @@ def test_a_term_meeting_a_concept_by_a_part_of_it_names_a_thing_written_whole():
     assert judge.judge("昨天看了 F1 新加坡站，維斯塔潘又贏了").reason == OFF_TOPIC
 
 
+def test_a_name_the_alias_lexicon_knows_is_not_cut_into_its_words():
+    # 最後生還者 is 最後 + 生還者 to the dictionary, and The Last of Us to the alias lexicon
+    sig = build_signature("最後生還者", ["最後生還者", "The Last of Us"])
+    assert [g.expression for g in sig.groups if g.required] == [text.fold("最後生還者")]
+    judge = Gate(sig)
+    assert judge.judge("最後生還者第二季的配樂一下，雞皮疙瘩都起來了").accepted
+    assert judge.judge("大逃殺玩到剩我一個生還者，結果被毒圈毒死").reason == OFF_TOPIC
+
+
 def test_a_name_cut_into_several_concepts_is_also_written_by_its_other_names():
     # 台北國際電玩展 is cut into 台北, 國際 and 電玩展; the lexicon knows it whole as Taipei Game Show
     sig = build_signature("台北國際電玩展", ["台北電玩展", "電玩展"])

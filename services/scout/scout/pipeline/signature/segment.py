@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from scout.pipeline import text
+from scout.pipeline.aliases import lexicon, places
 
 _LEXICON_FILE = Path(__file__).with_name("framing.txt")
 _TITLES_FILE = Path(__file__).with_name("titles.txt")
@@ -154,8 +155,8 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
         if not chunk or (is_framing(chunk) and (chunk not in alone or chunk in framing_words())):
             continue
         named = chunk in alone or any(chunk != other and chunk in other for other in every)
-        parts = None if chunk.isascii() or chunk in marked or (named and len(chunk) <= WHOLE_MAX_CHARS) \
-            else compound_parts(chunk)
+        parts = None if chunk.isascii() or chunk in marked or (
+            named and (len(chunk) <= WHOLE_MAX_CHARS or _known_name(chunk))) else compound_parts(chunk)
         if chunk.isascii():
             names.append(chunk)
         elif parts:
@@ -165,6 +166,12 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
             if not _dictionary_word(chunk):
                 names.append(chunk)
     return list(dict.fromkeys(words + names)), list(dict.fromkeys(names))
+
+
+def _known_name(chunk: str) -> bool:
+    """A name of the alias lexicon (最後生還者), however common its words; one that begins with a
+    place is still read as the place and the thing (台北 國際 電玩展), as posts write it apart."""
+    return bool(lexicon().others(chunk)) and not any(chunk.startswith(p) for p in places())
 
 
 def strip_latin_framing(run: str) -> str:
