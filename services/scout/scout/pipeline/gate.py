@@ -114,15 +114,15 @@ _PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」
 # 「X是我阿公的名字」「長得像X」, someone the writer knows by it (我們公司的X, 我同事X), and a street
-# named after it (X路, X街, not X路透 or X街拍). When every mention of a named concept reads so, the
-# post is about the other bearer of the name, not the one the brief names. Folded (Simplified)
-# spellings.
+# named after it (X路, X街, not X路透, X路徑 or X街拍). When every mention of a named concept reads
+# so, the post is about the other bearer of the name, not the one the brief names. Folded
+# (Simplified) spellings.
 _NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
                            r"|我[^\s，,。！!？?]{0,5}叫"
                            r"|我们?(?:公司|部门|班上|办公室|学校|团队|家|系上|社团)(?:的|新来的|有个|有一个|那个|里的)"
                            r"|我的?(?:同事|同学|室友|邻居|主管|老板)|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
 _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
-                          r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴])|街(?![头拍舞访])|大道)")
+                          r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
 
 # A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's

@@ -167,6 +167,9 @@ def test_a_street_named_after_the_name_is_not_it():
     idol = gate("IU", ["IU", "李知恩"])
     assert idol.judge("IU路透照又來了，機場私服好好看").accepted
     assert idol.judge("李知恩街拍的那件外套是哪個牌子").accepted
+    # nor is a path or the way things go (路徑, 路況)
+    storm = gate("丹娜絲颱風", ["丹娜絲", "颱風 丹娜絲"])
+    assert storm.judge("颱風丹娜絲路徑好怪，轉彎之後直接往台灣來").accepted
 
 
 def test_a_post_about_another_place_is_not_about_the_one_asked():
