@@ -87,10 +87,15 @@ def _selling_words(topic: tuple[str, ...]) -> tuple[list[str], list[str], list[s
     return keep(_AD_STRONG_CALLS), keep(_AD_CALLS), keep(_AD_SIGNALS)
 
 
+# A buyer telling of an order (昨天下單, 我預約了) says what a seller's call would ask for.
+_BUYER_REPORT = re.compile(r"(?:我|昨天|前天|刚|上周|上礼拜|之前)(?:才|就|有|也)?(?:下单|预约|报名|订房)")
+
+
 def _selling(folded: str, topic: tuple[str, ...]) -> tuple[int, int]:
     """The soft calls and the selling signals in a text."""
     _, soft_calls, selling_signals = _selling_words(topic)
-    return (_count_words(soft_calls, folded) + len(_AD_CALL_PATTERN.findall(folded)),
+    called = _BUYER_REPORT.sub(" ", folded)
+    return (_count_words(soft_calls, called) + len(_AD_CALL_PATTERN.findall(folded)),
             _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded)))
 
 

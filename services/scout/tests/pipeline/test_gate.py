@@ -223,6 +223,11 @@ def test_honest_post_with_one_selling_word_is_not_an_ad():
     assert noise_reason("星巴克今天買一送一，排隊人龍排到門外，大家都好拚") is None
 
 
+def test_a_buyer_telling_of_an_order_is_not_selling():
+    assert noise_reason("這家網購出貨速度真的快，昨天下單今天就到") is None
+    assert noise_reason("出貨超快 下單就寄 歡迎詢問") == NOISE_AD
+
+
 def test_a_fan_with_two_tickets_is_not_selling_them():
     assert noise_reason("搶到兩張鬼滅之刃特映會的票，跟我妹一起去！") is None
 
