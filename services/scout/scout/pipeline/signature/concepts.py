@@ -420,8 +420,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 group.add_alias(name)
         # The words and kinds of every name, the lexicon's too (the characters of 鬼滅之刃 for 鬼滅).
         for expression in list(group.expressions):
-            concept_words += map(text.fold, words.others(expression))
-            for word in (*words.others(expression), *words.kinds(expression)):
+            synonyms = words.others(expression)
+            concept_words += map(text.fold, synonyms)
+            for word in (*synonyms, *words.kinds(expression)):
                 group.add_alias(text.fold(word))
                 # A kind or part goes by its own other names too (阿信 for 陳信宏, of 五月天).
                 for name in _other_names(text.fold(word), group, names):

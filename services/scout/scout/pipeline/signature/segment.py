@@ -171,7 +171,7 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
 def _known_name(chunk: str) -> bool:
     """A name of the alias lexicon (最後生還者), however common its words; one that begins with a
     place is still read as the place and the thing (台北 國際 電玩展), as posts write it apart."""
-    return bool(lexicon().others(chunk)) and not any(chunk.startswith(p) for p in places())
+    return bool(lexicon().others(chunk)) and not any(chunk[:end] in places() for end in range(2, len(chunk) + 1))
 
 
 def strip_latin_framing(run: str) -> str:
