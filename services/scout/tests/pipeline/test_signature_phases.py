@@ -268,6 +268,14 @@ def test_a_term_meeting_a_concept_by_a_part_of_it_names_a_thing_written_whole():
     assert judge.judge("昨天看了 F1 新加坡站，維斯塔潘又贏了").reason == OFF_TOPIC
 
 
+def test_a_word_beside_a_named_concept_is_not_another_name_of_a_known_thing():
+    # Netflix's names are known: 韓劇 and 宋慧喬 only refine the work the terms all name
+    sig = build_signature("Netflix 的《黑暗榮耀》", ["黑暗榮耀 Netflix", "黑暗榮耀 韓劇", "宋慧喬 黑暗榮耀"])
+    netflix = next(g for g in sig.groups if g.expression == "netflix")
+    assert not netflix.required and text.fold("韓劇") not in netflix.expressions
+    assert Gate(sig).judge("黑暗榮耀第二部的復仇戲看得好爽，演員都好敢演").accepted
+
+
 def test_a_name_the_alias_lexicon_knows_is_not_cut_into_its_words():
     # 最後生還者 is 最後 + 生還者 to the dictionary, and The Last of Us to the alias lexicon
     sig = build_signature("最後生還者", ["最後生還者", "The Last of Us"])

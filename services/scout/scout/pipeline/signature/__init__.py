@@ -45,7 +45,7 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     concepts.known_names(groups, readings, lexicons)
     concepts.learn_spellings(readings)
     groups = concepts.merge_alternatives(groups, readings, lexicons)
-    refinements = concepts.assign_own_words(groups, readings)
+    refinements = concepts.assign_own_words(groups, readings, names)
     groups = concepts.merge_alternatives(groups, readings, lexicons)
     concepts.mark_required(groups, readings)
     concepts.broader_only(groups, words)

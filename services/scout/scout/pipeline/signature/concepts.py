@@ -287,11 +287,14 @@ def _ordered(groups: list[ConceptGroup], a: ConceptGroup, b: ConceptGroup) -> tu
     return (a, b) if ia < ib else (b, a)
 
 
-def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) -> list[str]:
+def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading],
+                     names: AliasLexicon | None = None) -> list[str]:
     """Phase 4: a term's own words stand for the concept it leaves out, else refine the topic.
 
     The concepts that count are the names and the groups another term searches. One left out:
-    the word stands for it when it may (小戴 for 戴資穎). Several: a word in the other script than
+    the word stands for it when it may (小戴 for 戴資穎), unless the term names another concept
+    beside it and the alias lexicon gives that thing's names without the word, which shares
+    nothing with them (影后 台劇: 台劇 is not Netflix). Several: a word in the other script than
     all of them that come from one intent piece names that piece whole (Elephant Gym for 大象
     體操); otherwise the one it shares most characters with, when that is clear. Returns the
     words that stand for nothing: they only add to the score.
@@ -302,8 +305,10 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
         left_out = [g for g in searched if not reading.names(g)]
         name_term = len(reading.units) == 1 and not reading.named
         refines = False
+        # Beside a concept the term names, a word is more likely something else the brief adds.
+        known = names if reading.named else None
         for word in reading.own_words:
-            targets = [g for g in _stands_for(word, left_out, name_term, readings) if can_alias(word, g)]
+            targets = [g for g in _stands_for(word, left_out, name_term, readings, known) if can_alias(word, g)]
             named_names = [g for g in reading.named if g.entity]
             if not left_out and len(named_names) == 1 and word.isalpha() and word.isascii() \
                     and text.has_cjk(named_names[0].expression):
@@ -325,7 +330,7 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading]) ->
 
 
 def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
-                readings: list[TermReading]) -> list[ConceptGroup]:
+                readings: list[TermReading], names: AliasLexicon | None = None) -> list[ConceptGroup]:
     if not left_out:
         return []
     if len(left_out) == 1:
@@ -334,6 +339,10 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
         # writes it in another script.
         group = left_out[0]
         related = name_term or _shared_chars(word, group.expression) or _scripts_differ(word, group.expression)
+        if names is not None and names.others(group.expression) and not names.same(word, group.expression) \
+                and not (name_term or _shared_chars(word, group.expression)):
+            # A thing whose names the alias lexicon gives: a word beside it is something else.
+            return []
         return left_out if related or text.dictionary_tag(group.expression) != "ns" else []
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
     # leaves out (間諜家家酒, 經典賽中華隊).
