@@ -55,6 +55,13 @@ def test_a_long_compound_term_is_cut_into_its_words_and_a_short_name_is_not():
     assert text.fold("鬼滅之刃") in names
 
 
+def test_a_latin_word_joined_by_a_hyphen_stays_one_unit():
+    assert units("K-pop 演唱會", ["K-pop"]) == ["k-pop", text.fold("演唱會")]
+    judge = Gate(build_signature("薩爾達 Z-B 好玩嗎", ["薩爾達 Z-B", "Z-B"]))
+    assert judge.judge("Z-B 的迷宮設計比前作難很多，卡了兩小時").accepted
+    assert judge.judge("我家 B 棟電梯又壞了，Z 字形樓梯爬到腿軟").reason == OFF_TOPIC
+
+
 def test_a_title_in_title_marks_is_one_name_whatever_words_it_is_made_of():
     # 解憂 and 雜貨店 are both dictionary words; the marks say they are one title
     groups = build_signature("有人讀過《解憂雜貨店》嗎？想看讀後心得", ["解憂雜貨店"]).groups

@@ -33,9 +33,10 @@ _PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
 # Frequency the framing words get in a brief's tokenizer: whole, yet below the brief's own names.
 _FRAMING_FREQ = 2_000
 
-# Latin words written apart (Apple Watch, Elephant Gym): one chunk. A single Latin word stays in
-# its chunk, where the tokenizer keeps it whole and next to the Chinese it is written with (50嵐).
-_LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9.+#&'_-]*(?: [a-z0-9][a-z0-9.+#&'_-]*)+")
+# Latin words written apart (Apple Watch, Elephant Gym), or one word joined by a hyphen, dot or
+# apostrophe (Z-A, K-pop, Wi-Fi): one chunk, not cut at its punctuation. Any other single Latin
+# word stays in its chunk, where the tokenizer keeps it whole beside its Chinese (50嵐).
+_LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9.+#&'_-]*(?: [a-z0-9][a-z0-9.+#&'_-]*)+|[a-z0-9]+(?:[.&'_-][a-z0-9]+)+[+#]*")
 _SEPARATORS = re.compile(r"[\s,，、/|+&·・;；:：()（）\[\]【】「」『』《》〈〉\"'“”‘’!！?？。~～#＃@…—-]+")
 _PLACEHOLDER = "\x00"
 
