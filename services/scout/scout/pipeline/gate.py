@@ -113,8 +113,14 @@ _NAVIGATION = [text.fold(w) for w in (
     "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
     "下載應用程式", "get the app", "暢所欲言", "- threads")]
-# A profile page's title ("Name (@user) • Threads, Say more") or a search page's ("X - Threads 搜尋").
-_PAGE_TITLE = re.compile(r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•|]\s*threads\s*(?:搜寻|search)")
+# The title or tab bar of a page that is not a post, folded: a profile ("Name (@user) • Threads",
+# "@user 的 Threads 個人檔案 · 貼文 · 回覆"), a search ("X - Threads 搜尋", "搜尋結果：X") or a tag
+# page ("#X 的熱門貼文 · Threads"). Page titles separate their parts with a dot, a bullet or a bar.
+_PAGE_TITLE = re.compile(
+    r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•·|]\s*threads\s*(?:搜寻|search)"
+    r"|^\W*(?:搜寻结果|search results)|搜寻结果\s*[:：•·|]"
+    r"|threads\s*(?:上的\s*)?个人档案|个人档案\s*[•·|]"
+    r"|热门(?:贴文|话题)\s*[•·|]\s*threads|[•·|]\s*贴文\s*[•·|]\s*回复")
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」
@@ -178,7 +184,8 @@ def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
     own_words = _TAG_OR_MENTION.sub(" ", without_links)
     if len(_CONTENT_CHAR.findall(own_words)) < MIN_CONTENT_CHARS:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
-    if sum(1 for w in _NAVIGATION if w in folded) >= 2 or folded.startswith(("log in", "登入")) \
+    bulleted = folded.replace("·", "•")
+    if sum(1 for w in _NAVIGATION if w in bulleted) >= 2 or folded.startswith(("log in", "登入")) \
             or _PAGE_TITLE.search(folded):
         return NOISE_NAVIGATION
     if _is_ad(folded, topic):

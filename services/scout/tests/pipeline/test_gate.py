@@ -232,7 +232,20 @@ def test_a_fan_with_two_tickets_is_not_selling_them():
     assert noise_reason("搶到兩張鬼滅之刃特映會的票，跟我妹一起去！") is None
 
 
+@pytest.mark.parametrize("page", [
+    "搜尋結果：春水堂 · Threads",
+    "搜尋結果：呂捷",
+    "Search results for 鬼滅 on Threads",
+    "@jjlin 的 Threads 個人檔案 · 貼文 · 回覆 · 轉發",
+    "#味全龍 的熱門貼文 · Threads",
+    "#鏈鋸人 · Threads 上的熱門話題",
+])
+def test_search_profile_and_tag_pages_are_navigation_whatever_dot_separates_their_parts(page):
+    assert noise_reason(page) == NOISE_NAVIGATION
+
+
 def test_a_post_about_followers_or_threads_is_not_a_navigation_page():
+    assert noise_reason("我的搜尋結果都是廣告，演算法是不是壞了") is None
     assert noise_reason("Threads 上的鬼滅討論好熱烈，大家都在猜無限城第二章什麼時候上映") is None
     assert noise_reason("我在 Threads 上追蹤了 500 位粉絲專頁，每天滑不完") is None
 
