@@ -95,6 +95,21 @@ def test_chinese_and_english_names_are_one_group():
     assert any({text.fold("蔡依林"), "jolin"} <= expressions for _, expressions in groups.values())
 
 
+def test_a_latin_acronym_term_names_the_name_it_abbreviates():
+    groups = signature("Red Dead Redemption 2 好玩嗎", ["Red Dead Redemption 2", "RDR2"])
+    assert "rdr2" in groups["red dead redemption 2"][1]
+    assert Gate(build_signature("Red Dead Redemption 2 好玩嗎", ["Red Dead Redemption 2", "RDR2"])).judge(
+        "RDR2 的亞瑟結局我到現在還是會哭").accepted
+
+
+def test_a_chinese_abbreviation_term_names_the_intent_piece_it_abbreviates():
+    sig = build_signature("想知道職能治療師的薪水", ["職能治療師", "職治"])
+    assert all(text.fold("職治") in g.expressions for g in sig.required)
+    assert Gate(sig).judge("職治的工作量真的很大，一天要看十幾個個案").accepted
+    # one character of each word, the first the piece's own: 治師 abbreviates nothing
+    assert not concepts._abbreviates(text.fold("治師"), segment.Piece((text.fold("職能"), text.fold("治療師"))))
+
+
 def test_an_intent_word_no_term_searches_only_adds_to_the_score():
     groups = signature("戴資穎 比賽與近況", ["戴資穎", "小戴"])
     assert groups[text.fold("比賽")][0] is False

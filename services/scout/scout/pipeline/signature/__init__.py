@@ -42,7 +42,7 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
                 for pieces in term_pieces]
     names, words = names or lexicon(), words or synonyms()
     lexicons = (names, words)
-    concepts.known_names(groups, readings, lexicons)
+    concepts.known_names(groups, readings, lexicons, intent_pieces)
     concepts.learn_spellings(readings)
     groups = concepts.merge_alternatives(groups, readings, lexicons)
     refinements = concepts.assign_own_words(groups, readings, names)

@@ -181,17 +181,24 @@ def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
     return broader and (not group.entity or group.expression.endswith(unit))
 
 
-def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...]) -> None:
+def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...],
+                pieces: list[Piece] = ()) -> None:
     """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
     (Taylor Swift for 霉霉, 職缺 for 徵才) or as a kind of it (特斯拉 for 電動車) names that
-    group, in whichever script. A concept the alias lexicon lists is a named thing, however the
-    dictionary files it (航海王 is a common noun to jieba)."""
+    group, in whichever script; so does an abbreviation of what a group or an intent piece
+    writes out (DWAS for Die With A Smile, 物治 for 物理治療師). A concept the alias lexicon lists
+    is a named thing, however the dictionary files it (航海王 is a common noun to jieba)."""
     names = lexicons[0]
     for group in groups:
         group.entity = group.entity or bool(names.others(group.expression))
 
     def known(word: str) -> list[ConceptGroup]:
-        return [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
+        hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
+        hit += [g for g in groups if g not in hit and any(_initials(word, e) for e in g.expressions)]
+        for piece in pieces:
+            if _abbreviates(word, piece):
+                hit += [g for g in groups if g not in hit and g.expression in piece.units]
+        return hit
 
     for reading in readings:
         for word in list(reading.own_words):
@@ -208,6 +215,30 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
                 group.add_alias(word)
                 if not reading.names(group):
                     reading.named.append(group)
+
+
+# Words an acronym may leave out (TLOU keeps "of", DWAS keeps "a"; either way is read).
+_ACRONYM_SKIPS = frozenset({"a", "an", "the", "of", "and", "to", "in", "on", "for", "with", "no"})
+
+
+def _initials(word: str, expression: str) -> bool:
+    """A Latin acronym of a name of several Latin words: DWAS of die with a smile, ff7 of final
+    fantasy 7 (a number counts whole)."""
+    words = expression.split()
+    if not word.isascii() or not word.isalnum() or len(words) < 2 or not all(w.isascii() for w in words):
+        return False
+    initials = ["".join(w if w.isdigit() else w[0] for w in kept)
+                for kept in (words, [w for w in words if w not in _ACRONYM_SKIPS])]
+    return word in initials and len(word) >= 2
+
+
+def _abbreviates(word: str, piece: Piece) -> bool:
+    """A Chinese abbreviation of a piece cut in several units: one character of each in order, the
+    first the piece's own first (物治 of 物理 治療師, 台大 of 台灣 大學)."""
+    if len(piece.units) < 2 or len(word) != len(piece.units) or not all(text.has_cjk(u) for u in piece.units):
+        return False
+    return word[0] == piece.units[0][0] and all(c in unit for c, unit in zip(word, piece.units)) \
+        and word not in piece.text
 
 
 def _same(a: str, b: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
