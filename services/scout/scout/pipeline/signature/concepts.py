@@ -182,7 +182,7 @@ def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
 
 
 def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicons: tuple[AliasLexicon, ...],
-                pieces: list[Piece] = ()) -> None:
+                pieces: tuple[Piece, ...] | list[Piece] = ()) -> None:
     """Phase 3: a term's own word that a lexicon knows as another name of a group's expression
     (Taylor Swift for 霉霉, 職缺 for 徵才) or as a kind of it (特斯拉 for 電動車) names that
     group, in whichever script; so does an abbreviation of what a group or an intent piece
