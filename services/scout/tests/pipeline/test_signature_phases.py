@@ -147,6 +147,16 @@ def test_a_word_of_location_is_not_a_name_and_never_enough_alone():
     assert judge.judge("新竹下雨天帶小孩去科學園區的探索館，室內很涼").accepted
 
 
+def test_a_place_and_another_concept_two_terms_pair_with_the_same_word_are_not_alternatives():
+    # 台北 家教 / 國中理化 家教: the member wants both the city and the subject, not either of them.
+    sig = build_signature("想找台北的國中理化家教", ["台北 家教", "國中理化 家教"])
+    taipei = next(g for g in sig.groups if g.expression == text.fold("台北"))
+    assert text.fold("國中理化") not in taipei.expressions
+    judge = Gate(sig)
+    assert not judge.judge("台中國中理化家教推薦，北屯區的老師").accepted
+    assert judge.judge("台北的國中理化家教推薦，大安區的老師很有耐心").accepted
+
+
 def test_a_post_names_what_one_term_searches_whole():
     # 鋼琴課 is in both terms and so the only required group, but each term is one search: a post
     # found by one of them names 高雄 or 成人 beside it

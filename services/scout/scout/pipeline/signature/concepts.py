@@ -302,13 +302,18 @@ def _mergeable(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple
             if len(only_a) != 1 or len(only_b) != 1:
                 continue
             x, y = only_a[0], only_b[0]
-            # A name and a common word (台北 / 成人) are two things the brief combines.
-            if x.entity != y.entity or any(r.names(x) and r.names(y) for r in readings):
+            # A name and a common word (台北 / 成人), or a place and something else (台北 / 國中數學),
+            # are two things the brief combines.
+            if x.entity != y.entity or _is_place(x) != _is_place(y) or any(r.names(x) and r.names(y) for r in readings):
                 continue
             shared = any(rb.names(g) for g in ra.named)
             if shared or _scripts_differ(x.expression, y.expression):
                 return _ordered(groups, x, y)
     return None
+
+
+def _is_place(group: ConceptGroup) -> bool:
+    return group.expression in places() or text.dictionary_tag(group.expression) == "ns"
 
 
 def _ordered(groups: list[ConceptGroup], a: ConceptGroup, b: ConceptGroup) -> tuple[ConceptGroup, ConceptGroup]:
