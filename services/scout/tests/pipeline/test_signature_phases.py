@@ -110,6 +110,18 @@ def test_a_chinese_abbreviation_term_names_the_intent_piece_it_abbreviates():
     assert not concepts._abbreviates(text.fold("治師"), segment.Piece((text.fold("職能"), text.fold("治療師"))))
 
 
+def test_a_term_that_is_a_concept_s_word_or_its_short_form_names_it_not_the_shorter_words_inside_it():
+    # 世界 of 開放世界 is not what the game's name or its short form 碧車世界 searches.
+    sig = build_signature("碧姬公主賽車世界好玩嗎？想看開放世界模式的心得", ["碧姬公主賽車世界", "碧車世界", "Kart World"])
+    game = next(g for g in sig.groups if g.expression == text.fold("碧姬公主賽車世界"))
+    world = next(g for g in sig.groups if g.expression == text.fold("世界"))
+    assert game.required and not world.required
+    assert {text.fold("碧車世界"), "kart world"} <= set(game.expressions)
+    judge = Gate(sig)
+    assert judge.judge("碧車世界的自由模式可以開到海邊拍照，好療癒").accepted
+    assert judge.judge("世界盃資格賽今晚開打，大家準備熬夜").reason == OFF_TOPIC
+
+
 def test_an_intent_word_no_term_searches_only_adds_to_the_score():
     groups = signature("戴資穎 比賽與近況", ["戴資穎", "小戴"])
     assert groups[text.fold("比賽")][0] is False

@@ -114,8 +114,11 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
     an intent piece across several groups (台北馬 in 台北馬拉松); the rest are its own words."""
     reading = TermReading(units=units)
     for unit in units:
-        hit = [g for g in groups if any(_spells(unit, e) for e in g.expressions)]
-        if text.has_cjk(unit):
+        # A unit that is a group's own word, or its abbreviation, names that group, not the shorter
+        # groups inside it (瑪利歐賽車世界 and 瑪車世界 are the game, not the 世界 of 開放世界).
+        exact = [g for g in groups if unit in g.expressions] or [g for g in groups if _shortens(unit, g.expression)]
+        hit = exact or [g for g in groups if any(_spells(unit, e) for e in g.expressions)]
+        if text.has_cjk(unit) and not exact:
             for piece in intent_pieces:
                 joined = "".join(piece.units)
                 at = joined.find(unit)
@@ -230,6 +233,15 @@ def _initials(word: str, expression: str) -> bool:
     initials = ["".join(w if w.isdigit() else w[0] for w in kept)
                 for kept in (words, [w for w in words if w not in _ACRONYM_SKIPS])]
     return word in initials and len(word) >= 2
+
+
+def _shortens(word: str, name: str) -> bool:
+    """A Chinese short form of a longer word that keeps its first character and some of the others
+    in order (瑪車世界 of 瑪利歐賽車世界); a stretch of it is a spelling, not a short form."""
+    if len(word) < 2 or len(name) < len(word) + 2 or not text.has_cjk(word) or word[0] != name[0] or word in name:
+        return False
+    rest = iter(name[1:])
+    return all(c in rest for c in word[1:])
 
 
 def _abbreviates(word: str, piece: Piece) -> bool:
