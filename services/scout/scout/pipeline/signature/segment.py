@@ -237,9 +237,10 @@ class Segmenter:
 
     def _glue(self, tokens: list[str]) -> list[str]:
         """Units of one piece. Characters the dictionary cannot place, in a row, are an unknown name:
-        they stay together, with the word after them (鬼滅 + 之刃) or before them (大谷 + 翔平). A
-        lone character joins the word before it when it is a noun (陶藝 + 課), else it is dropped
-        (帶 長輩)."""
+        they stay together, with the word after them (鬼滅 + 之刃) or before them (大谷 + 翔平), but a
+        word of the approved terms is whole as the member wrote it: two such characters after it
+        are a verb or a particle (高普考 考完), dropped. A lone character joins the word before it
+        when it is a noun (陶藝 + 課), else it is dropped (帶 長輩)."""
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
@@ -251,8 +252,10 @@ class Segmenter:
                     units[-1] += run
             elif run and token is not None and text.has_cjk(token):
                 token = run + token
-            elif run and token is None and units and text.has_cjk(units[-1]):
+            elif run and token is None and units and text.has_cjk(units[-1]) and units[-1] not in self.words:
                 units[-1] += run
+            elif run and token is None and units and units[-1] in self.words and len(run) <= 2:
+                pass
             elif run:
                 units.append(run)
             run = ""
