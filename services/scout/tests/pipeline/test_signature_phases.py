@@ -122,6 +122,15 @@ def test_a_term_that_is_a_concept_s_word_or_its_short_form_names_it_not_the_shor
     assert judge.judge("世界盃資格賽今晚開打，大家準備熬夜").reason == OFF_TOPIC
 
 
+def test_a_common_word_searched_alone_with_two_of_a_name_s_characters_is_the_member_s_short_name():
+    # 大同 is a common word, but searched on its own beside 大同電鍋 it is the brand's short name;
+    # 電影 shares nothing with 鬼滅之刃 and never stands for it.
+    judge = Gate(build_signature("大同電鍋", ["大同電鍋", "大同"]))
+    assert judge.judge("大同的外鍋加一杯水，蒸地瓜剛剛好").accepted
+    film = Gate(build_signature("鬼滅之刃無限城篇", ["鬼滅之刃", "電影"]))
+    assert film.judge("這部電影的配樂好好聽，散場還在哼").reason == OFF_TOPIC
+
+
 def test_an_intent_word_no_term_searches_only_adds_to_the_score():
     groups = signature("戴資穎 比賽與近況", ["戴資穎", "小戴"])
     assert groups[text.fold("比賽")][0] is False

@@ -140,14 +140,16 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
     return reading
 
 
-def can_alias(word: str, group: ConceptGroup) -> bool:
+def can_alias(word: str, group: ConceptGroup, alone: bool = False) -> bool:
     """A word may stand for a group unless it is a common word (動畫 for a title) and the group a
-    name; a proper noun (小林, 世界盃) may, however common."""
+    name; a proper noun (小林, 世界盃) may, however common, and so may a common word the member
+    searched on its own that is written with two of the name's characters (大樹 for 大樹藥局, 高考
+    for 高普考): the member's own short name for it."""
     if len(word) < 2:  # one character or letter names nothing on its own
         return False
     common = text.has_cjk(word) and text.dictionary_frequency(word) >= ALIAS_MAX_FREQUENCY \
         and not segment.is_proper_noun(word)
-    return not (common and group.entity)
+    return not (common and group.entity) or (alone and _shared_chars(word, group.expression) >= 2)
 
 
 def _shared_chars(a: str, b: str) -> int:
@@ -169,7 +171,7 @@ def learn_spellings(readings: list[TermReading]) -> None:
             for group in hit:
                 if any(unit == e or e in unit for e in group.expressions):
                     continue
-                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group) \
+                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group, reading.units == [unit]) \
                         and not _drops_a_word(unit, group):
                     group.add_alias(unit)
 
@@ -356,7 +358,7 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading],
         # Beside a concept the term names, a word is more likely something else the brief adds.
         known = names if reading.named else None
         for word in reading.own_words:
-            targets = [g for g in _stands_for(word, left_out, name_term, readings, known) if can_alias(word, g)]
+            targets = [g for g in _stands_for(word, left_out, name_term, readings, known) if can_alias(word, g, name_term)]
             named_names = [g for g in reading.named if g.entity]
             if not left_out and len(named_names) == 1 and word.isalpha() and word.isascii() \
                     and text.has_cjk(named_names[0].expression):
