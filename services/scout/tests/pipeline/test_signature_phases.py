@@ -392,6 +392,9 @@ def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
     # a name's own short form is the name
     assert text.fold("大谷") in signature("大谷翔平", ["大谷翔平", "大谷"])[text.fold("大谷翔平")][1]
     assert text.fold("漢光") in signature("漢光演習", ["漢光演習", "漢光"])[text.fold("漢光演習")][1]
+    # the end of a name the member searched on its own is the member's short name for it
+    judge = Gate(build_signature("想看大家聊山本澪香的新書", ["山本澪香", "澪香"]))
+    assert judge.judge("澪香的新書我一天就看完了，後記好感人").accepted
 
 
 def test_a_place_inside_a_city_stands_for_the_city():

@@ -171,8 +171,13 @@ def learn_spellings(readings: list[TermReading]) -> None:
             for group in hit:
                 if any(unit == e or e in unit for e in group.expressions):
                     continue
-                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group, reading.units == [unit]) \
-                        and not _drops_a_word(unit, group):
+                alone = reading.units == [unit]
+                # A name's shorter spelling the member searched on its own, no dictionary word itself,
+                # is the member's short name for it (麻理惠 of 近藤麻理惠, 明星賽 of 中職明星賽),
+                # while a word of the dictionary names a broader thing (拉麵 of 素食拉麵).
+                short_name = alone and group.entity and not text.dictionary_frequency(unit)
+                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group, alone) \
+                        and (short_name or not _drops_a_word(unit, group)):
                     group.add_alias(unit)
 
 
