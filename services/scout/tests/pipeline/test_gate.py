@@ -239,6 +239,7 @@ def test_a_fan_with_two_tickets_is_not_selling_them():
     "@jjlin 的 Threads 個人檔案 · 貼文 · 回覆 · 轉發",
     "#味全龍 的熱門貼文 · Threads",
     "#鏈鋸人 · Threads 上的熱門話題",
+    "Threads 上的 #鏈鋸人 熱門貼文",
 ])
 def test_search_profile_and_tag_pages_are_navigation_whatever_dot_separates_their_parts(page):
     assert noise_reason(page) == NOISE_NAVIGATION
