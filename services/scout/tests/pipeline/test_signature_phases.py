@@ -31,6 +31,11 @@ def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+def test_loose_characters_beside_a_place_or_a_term_s_word_are_not_glued_to_it():
+    assert units("有人抽中台南社會住宅嗎", ["社會住宅"]) == [text.fold("台南"), text.fold("社會住宅")]
+    assert units("今年高普考考完了", ["高普考"]) == [text.fold("高普考")]
+
+
 def test_a_name_among_the_terms_is_kept_whole_even_when_made_of_function_characters():
     assert units("想見你 劇情討論", ["想見你"]) == [text.fold("想見你"), text.fold("劇情")]
 

@@ -238,9 +238,9 @@ class Segmenter:
     def _glue(self, tokens: list[str]) -> list[str]:
         """Units of one piece. Characters the dictionary cannot place, in a row, are an unknown name:
         they stay together, with the word after them (鬼滅 + 之刃) or before them (大谷 + 翔平), but a
-        word of the approved terms is whole as the member wrote it: two such characters after it
-        are a verb or a particle (高普考 考完), dropped. A lone character joins the word before it
-        when it is a noun (陶藝 + 課), else it is dropped (帶 長輩)."""
+        word of the approved terms or a place is whole as written: two such characters beside it
+        are a verb or a particle (高普考 考完, 抽中 台北), dropped. A lone character joins the word
+        before it when it is a noun (陶藝 + 課), else it is dropped (帶 長輩)."""
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
@@ -250,11 +250,13 @@ class Segmenter:
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
                     units[-1] += run
-            elif run and token is not None and text.has_cjk(token):
+            elif run and token is not None and text.has_cjk(token) and not self._whole(token):
                 token = run + token
-            elif run and token is None and units and text.has_cjk(units[-1]) and units[-1] not in self.words:
+            elif run and token is not None and self._whole(token) and len(run) <= 2:
+                pass
+            elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
                 units[-1] += run
-            elif run and token is None and units and units[-1] in self.words and len(run) <= 2:
+            elif run and token is None and units and self._whole(units[-1]) and len(run) <= 2:
                 pass
             elif run:
                 units.append(run)
@@ -262,6 +264,11 @@ class Segmenter:
             if token is not None:
                 units.append(token)
         return [u for u in units if len(u) >= 2 or (u.isascii() and u.isalnum())]
+
+
+    def _whole(self, unit: str) -> bool:
+        """A word of the approved terms or a place: nothing the dictionary cannot place joins it."""
+        return unit in self.words or unit in places()
 
 
 def _nominal(char: str) -> bool:
