@@ -36,6 +36,13 @@ def test_loose_characters_beside_a_place_or_a_term_s_word_are_not_glued_to_it():
     assert units("今年高普考考完了", ["高普考"]) == [text.fold("高普考")]
 
 
+def test_a_title_searched_alone_is_not_cut_at_a_word_the_dictionary_files_as_a_function_word():
+    # 正直 is an adverb to the dictionary; 正直不動產 is a drama, not any 不動產
+    assert units("正直不動產", ["正直不動產"]) == [text.fold("正直不動產")]
+    judge = Gate(build_signature("正直不動產", ["正直不動產"]))
+    assert judge.judge("不動產說明書到底要看哪些重點？第一次買房好緊張").reason == OFF_TOPIC
+
+
 def test_a_name_among_the_terms_is_kept_whole_even_when_made_of_function_characters():
     assert units("想見你 劇情討論", ["想見你"]) == [text.fold("想見你"), text.fold("劇情")]
 

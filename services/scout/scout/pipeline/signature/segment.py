@@ -158,6 +158,10 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
         named = chunk in alone or any(chunk != other and chunk in other for other in every)
         parts = None if chunk.isascii() or chunk in marked or (
             named and (len(chunk) <= WHOLE_MAX_CHARS or _known_name(chunk))) else compound_parts(chunk)
+        if parts and named and any(is_framing(p) and p not in framing_words() for p in parts):
+            # A name searched on its own that the dictionary would cut into a word it files as a
+            # function word (正直 of the title 正直不動產) is one name, not that word and the rest.
+            parts = None
         if chunk.isascii():
             names.append(chunk)
         elif parts:
