@@ -107,14 +107,6 @@ def test_chinese_and_english_names_are_one_group():
     assert any({text.fold("蔡依林"), "jolin"} <= expressions for _, expressions in groups.values())
 
 
-def test_a_term_writing_intent_words_in_a_row_by_their_beginnings_names_each_of_them():
-    # 新港進香 is 新港(奉天宮) and 進香
-    sig = build_signature("今年新港奉天宮進香有人去嗎", ["新港奉天宮", "新港進香"])
-    assert text.fold("新港進香") in next(g for g in sig.groups if g.expression == text.fold("新港奉天宮")).expressions
-    assert Gate(sig).judge("新港進香第一次跟，半夜還在走，腳好痠但很感動").accepted
-    assert concepts._shortened_run(text.fold("新港"), segment.Piece((text.fold("新港奉天宮"), text.fold("進香")))) == []
-
-
 def test_a_latin_acronym_term_names_the_name_it_abbreviates():
     groups = signature("Red Dead Redemption 2 好玩嗎", ["Red Dead Redemption 2", "RDR2"])
     assert "rdr2" in groups["red dead redemption 2"][1]

@@ -130,8 +130,6 @@ def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[
                     position = end
                     if at < end and at + len(unit) > start:
                         hit += [g for g in groups if g.expression == piece_unit and g not in hit]
-            for piece in intent_pieces:
-                hit += [g for g in groups if g.expression in _shortened_run(unit, piece) and g not in hit]
         for group in hit:
             if not reading.names(group):
                 reading.named.append(group)
@@ -242,25 +240,6 @@ def _initials(word: str, expression: str) -> bool:
     initials = ["".join(w if w.isdigit() else w[0] for w in kept)
                 for kept in (words, [w for w in words if w not in _ACRONYM_SKIPS])]
     return word in initials and len(word) >= 2
-
-
-def _shortened_run(word: str, piece: Piece) -> list[str]:
-    """The units of a piece a word writes in a row, each by its beginning at least (白沙屯進香 of
-    白沙屯媽祖 進香: 白沙屯 and 進香), the first by two characters at least; none when it writes fewer
-    than two units."""
-    units = piece.units
-    for first in range(len(units)):
-        at, taken = 0, []
-        for unit in units[first:]:
-            # The longest beginning of this unit the word goes on with.
-            length = next((n for n in range(len(unit), 0, -1) if word.startswith(unit[:n], at)), 0)
-            if not length or (not taken and length < 2):
-                break
-            taken.append(unit)
-            at += length
-            if at == len(word):
-                return taken if len(taken) >= 2 else []
-    return []
 
 
 def _shortens(word: str, name: str) -> bool:
