@@ -190,6 +190,15 @@ def test_a_place_and_another_concept_two_terms_pair_with_the_same_word_are_not_a
     assert judge.judge("台北的國中理化家教推薦，大安區的老師很有耐心").accepted
 
 
+def test_terms_pairing_parts_of_a_request_are_alternatives_each_met_whole():
+    sig = build_signature("台南 眼科 近視", ["台南 眼科", "近視 眼科", "台南 近視"])
+    assert not any(g.required for g in sig.groups)
+    judge = Gate(sig)
+    assert judge.judge("在台南看近視看了半年，終於找到會仔細解釋的醫生").accepted
+    assert judge.judge("台南今天好熱，出門五分鐘就滿身汗").reason == OFF_TOPIC
+    assert judge.judge("近視雷射前要先去眼科做完整檢查，我在新竹做的").reason == OFF_TOPIC
+
+
 def test_a_post_names_what_one_term_searches_whole():
     # 鋼琴課 is in both terms and so the only required group, but each term is one search: a post
     # found by one of them names 高雄 or 成人 beside it

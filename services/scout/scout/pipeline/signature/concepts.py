@@ -421,8 +421,9 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     """Phase 5: a concept every approved term names is required; one the member searched without
     is not, nor is a very common word beside other concepts or a generic head (工程師 after 後端).
     When no concept is in every term (each term searches one part: 外包 / 後端工程師), those
-    named most often are required. Names each searched in a term of their own are sufficient:
-    a post needs one of them, not all."""
+    named most often are required, unless they come from several pieces of the request and each
+    term pairs some of them: then the terms are alternatives, each to be met whole. Names each searched in a term of their own are
+    sufficient: a post needs one of them, not all."""
     named = {id(g): sum(1 for r in readings if r.names(g)) for g in groups}
     most = max(named.values(), default=0)
     needed = len(readings) if most == len(readings) else most
@@ -434,6 +435,15 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if not any(g.required for g in groups):
         for group in groups:
             group.required = most == 0 or named[id(group)] == most
+    if 0 < most < len(readings) and all(len(r.named) >= 2 for r in readings) \
+            and len({g.piece for g in groups if g.required}) >= 2:
+        # Terms that each pair some parts of a request written in several pieces (台中 皮膚科 /
+        # 痘痘 皮膚科 / 台中 痘痘) are the member's alternative searches of it: a post names what
+        # one of them searches, whole, and no part is required on its own. A term of one part
+        # (室內) searches too widely to stand for the request alone.
+        for group in groups:
+            if named[id(group)]:
+                group.required = False
     # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
     alone = [g for g in groups if g.entity and any(r.named == [g] for r in readings)]
