@@ -19,8 +19,8 @@ target although they had it; for the default component, every group with its sho
 and false positives. Exits 1 when the default component misses the bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
-natural_dev.jsonl and natural_dev2–5.jsonl, written blind and open for tuning;
-natural_blind.jsonl, natural_blind2.jsonl and natural_blind3.jsonl, written blind and only ever run.
+natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
+natural_blind.jsonl and natural_blind2–4.jsonl, written blind and only ever run.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
 """
@@ -51,7 +51,8 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 EVAL_DIR = Path(__file__).parent
 DEFAULT_DATASETS = [EVAL_DIR / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_dev2.jsonl",
                                               "natural_dev3.jsonl", "natural_dev4.jsonl", "natural_dev5.jsonl",
-                                              "natural_blind.jsonl", "natural_blind2.jsonl", "natural_blind3.jsonl")]
+                                              "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
+                                              "natural_blind3.jsonl", "natural_blind4.jsonl")]
 DATA_DIR = REPO_ROOT / ".data" / "eval"
 PRECISION_BAR, ATTAINMENT_BAR = 0.9, 0.95
 # A group that had its target among its candidates returns at least this share of it.

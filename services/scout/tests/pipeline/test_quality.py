@@ -22,7 +22,8 @@ def groups_of(name: str) -> list[dict]:
 
 @pytest.mark.parametrize("name", ["dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_dev2.jsonl",
                                   "natural_dev3.jsonl", "natural_dev4.jsonl", "natural_dev5.jsonl",
-                                  "natural_blind.jsonl", "natural_blind2.jsonl", "natural_blind3.jsonl"])
+                                  "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
+                                  "natural_blind3.jsonl", "natural_blind4.jsonl"])
 def test_labeled_sets_cover_the_required_kinds_of_groups(name):
     groups = groups_of(name)
     assert len(groups) >= 18
@@ -34,9 +35,10 @@ def test_labeled_sets_cover_the_required_kinds_of_groups(name):
 
 def test_the_natural_sets_hold_long_requests_and_shortfall_groups():
     groups = [g for n in ("natural_dev.jsonl", "natural_dev2.jsonl", "natural_dev3.jsonl", "natural_dev4.jsonl",
-                          "natural_dev5.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl", "natural_blind3.jsonl")
+                          "natural_dev5.jsonl", "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
+                          "natural_blind3.jsonl", "natural_blind4.jsonl")
               for g in groups_of(n)]
-    assert len(groups) >= 480
+    assert len(groups) >= 600
     long_requests = [g for g in groups if len(g["brief"]["intent"]) >= 12]
     assert len(long_requests) * 3 >= len(groups)
     relevant = {g["id"]: len({c["url"].split("/post/")[-1][:11] for c in g["candidates"] if c["relevant"]}) for g in groups}
