@@ -2,7 +2,7 @@
 
 Each group runs through the real scan job: the scout server, worker and outbox relay run as in
 production (PostgreSQL and Redis from DATABASE_URL / REDIS_URL, embedded when unset; a fresh
-database, dropped at the end), with the `threads` source as primary and `serp` as secondary, both
+database and Redis namespace for each set and component, dropped after it), with the `threads` source as primary and `serp` as secondary, both
 pointing at a local server that answers with the group's candidates — they stand for what the
 search engines answered. Each request gets the next ≤ 20 candidates for its query, ordered by
 lexical overlap with it, those with no overlap last but still returned, so every candidate can
@@ -235,19 +235,21 @@ def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = Non
     resolved = infra.resolve(DATA_DIR)
     try:
         for ranking in rankings:
-            with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
-                stub = scout_pb2_grpc.ScoutServiceStub(channel)
-                for name, groups in sets.items():
+            for name, groups in sets.items():
+                # A stack per set: each set's scans share one Threads account budget (Meta's 2,200
+                # queries a day), which a set stays well inside and every set together would not.
+                with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
+                    stub = scout_pb2_grpc.ScoutServiceStub(channel)
                     reports = [evaluate_group(stub, search, group) for group in groups]
-                    components.setdefault(ranking, {})[name] = overall(reports)
-                    if ranking == judged:
-                        details[name] = {
-                            "shortfall_groups": [
-                                {"id": r["id"], "target": r["target"], "results": r["results"],
-                                 "unique_relevant": r["unique_relevant"], "reasons": r["shortfall_reasons"]}
-                                for r in reports if r["shortfall_count"] > 0],
-                            "groups": reports,
-                        }
+                components.setdefault(ranking, {})[name] = overall(reports)
+                if ranking == judged:
+                    details[name] = {
+                        "shortfall_groups": [
+                            {"id": r["id"], "target": r["target"], "results": r["results"],
+                             "unique_relevant": r["unique_relevant"], "reasons": r["shortfall_reasons"]}
+                            for r in reports if r["shortfall_count"] > 0],
+                        "groups": reports,
+                    }
     finally:
         search.close()
     final = components[judged]
