@@ -422,8 +422,8 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     is not, nor is a very common word beside other concepts or a generic head (工程師 after 後端).
     When no concept is in every term (each term searches one part: 外包 / 後端工程師), those
     named most often are required, unless they come from several pieces of the request and each
-    term pairs some of them: then the terms are alternatives, each to be met whole. Names each searched in a term of their own are
-    sufficient: a post needs one of them, not all."""
+    term pairs some of them: then the terms are alternatives, each to be met whole. Names each
+    searched in a term of their own are sufficient: a post needs one of them, not all."""
     named = {id(g): sum(1 for r in readings if r.names(g)) for g in groups}
     most = max(named.values(), default=0)
     needed = len(readings) if most == len(readings) else most

@@ -254,21 +254,18 @@ class Segmenter:
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
                     units[-1] += run
+            elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
+                pass  # a verb or particle beside a word of the terms or a place
             elif run and token is not None and text.has_cjk(token) and not self._whole(token):
                 token = run + token
-            elif run and token is not None and self._whole(token) and len(run) <= 2:
-                pass
             elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
                 units[-1] += run
-            elif run and token is None and units and self._whole(units[-1]) and len(run) <= 2:
-                pass
             elif run:
                 units.append(run)
             run = ""
             if token is not None:
                 units.append(token)
         return [u for u in units if len(u) >= 2 or (u.isascii() and u.isalnum())]
-
 
     def _whole(self, unit: str) -> bool:
         """A word of the approved terms or a place: nothing the dictionary cannot place joins it."""
