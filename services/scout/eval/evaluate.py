@@ -4,9 +4,9 @@ Each group runs through the real scan job: the scout server, worker and outbox r
 production (PostgreSQL and Redis from DATABASE_URL / REDIS_URL, embedded when unset; a fresh
 database and Redis namespace for each set and component, dropped after it), with the `threads`
 source as primary and `serp` as secondary, both pointing at a local server that answers with the
-group's candidates — they stand for what the search engines answered. Each request gets the next ≤ 20 candidates for its query, ordered by
-lexical overlap with it, those with no overlap last but still returned, so every candidate can
-be reached. Every group is scanned over gRPC by an owner of its own; its results are read with
+group's candidates — they stand for what the search engines answered. Each request gets the next
+≤ 20 candidates for its query, ordered by lexical overlap with it, those with no overlap last but
+still returned, so every candidate can be reached. Every group is scanned over gRPC by an owner of its own; its results are read with
 ListRunPosts, in the order members see them.
 
 Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
