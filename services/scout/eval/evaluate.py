@@ -6,8 +6,8 @@ database and Redis namespace for each set and component, dropped after it), with
 source as primary and `serp` as secondary, both pointing at a local server that answers with the
 group's candidates — they stand for what the search engines answered. Each request gets the next
 ≤ 20 candidates for its query, ordered by lexical overlap with it, those with no overlap last but
-still returned, so every candidate can be reached. Every group is scanned over gRPC by an owner of its own; its results are read with
-ListRunPosts, in the order members see them.
+still returned, so every candidate can be reached. Every group is scanned over gRPC by an owner
+of its own; its results are read with ListRunPosts, in the order members see them.
 
 Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
 with BM25, then with the eligible posts' common words, the service's default), so each
