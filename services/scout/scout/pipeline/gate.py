@@ -16,6 +16,7 @@ from functools import lru_cache
 from scout.pipeline import text
 from scout.pipeline.aliases import places
 from scout.pipeline.signature import TopicSignature
+from scout.pipeline.signature.segment import is_proper_noun, quoted_titles
 
 # Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
 NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
@@ -155,6 +156,22 @@ _EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三
 OTHER_EDITION_PENALTY = 0.1
 
 
+# A sentence: up to a full stop, a question or exclamation mark, a semicolon or a line break.
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+")
+
+
+def _compound_parts(expression: str) -> tuple[str, ...] | None:
+    """The dictionary words of a Chinese compound the dictionary does not know as a whole, each of
+    at least two characters (運動傷害: 運動, 傷害); None for a word, a name or a shorter cut."""
+    joined = expression.replace(" ", "")
+    if not all(text.has_cjk(c) for c in joined) or text.dictionary_frequency(joined):
+        return None
+    parts = tuple(expression.split(" ")) if " " in expression else tuple(text.base_cut(expression))
+    if len(parts) < 2 or not all(len(p) >= 2 and text.dictionary_frequency(p) and not is_proper_noun(p) for p in parts):
+        return None
+    return parts
+
+
 def _editions(folded: str) -> set[str]:
     return {re.sub(r"\s", "", m) for m in _EDITION.findall(folded)}
 
@@ -201,6 +218,12 @@ class Gate:
         self.signature = signature
         self._tokenizer = text.tokenizer_with(signature.words)
         self._patterns = {e: self._pattern(e) for e in signature.words}
+        # A common concept written as a compound the dictionary does not know (大學退場, 健身教練) is
+        # also met by its words in one sentence (大學太多本來就該退場, 健身房的教練): people say it
+        # in their own order. A name is only ever written whole.
+        titles = set(quoted_titles(signature.written))
+        self._compounds = {e: parts for e in signature.words if e not in titles and (parts := _compound_parts(e))}
+        self._part_patterns = {w: re.compile(re.escape(w)) for parts in self._compounds.values() for w in parts}
         self._topic = tuple(signature.words)
         # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
         # one name written whole is only one spelling of it among others.
@@ -256,9 +279,25 @@ class Gate:
         """Where an expression occurs as a word of the text. A short Chinese word may begin or
         end a longer one (電影 in 電影票) but not straddle two words or sit inside one: 全聯 is
         not in 完全聯繫."""
-        return [match.start() for match in self._patterns[expression].finditer(folded)
-                if not text.has_cjk(expression) or len(expression) >= 3
-                or self._is_word(match.start(), match.end(), spans)]
+        whole = [match.start() for match in self._patterns[expression].finditer(folded)
+                 if not text.has_cjk(expression) or len(expression) >= 3
+                 or self._is_word(match.start(), match.end(), spans)]
+        if whole or expression not in self._compounds:
+            return whole
+        return self._compound_hits(folded, self._compounds[expression], spans)
+
+    def _compound_hits(self, folded: str, parts: tuple[str, ...], spans: list[tuple[int, int]]) -> list[int]:
+        """Where a sentence holds every word of a compound, each a word of its own: the first's."""
+        found = [[m.start() for m in self._part_patterns[part].finditer(folded)
+                  if self._is_word(m.start(), m.end(), spans)] for part in parts]
+        if not all(found):
+            return []
+        hits = []
+        for sentence in _SENTENCE.finditer(folded):
+            inside = [[at for at in positions if sentence.start() <= at < sentence.end()] for positions in found]
+            if all(inside):
+                hits.append(min(at for positions in inside for at in positions))
+        return hits
 
     @staticmethod
     def _is_word(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
@@ -331,7 +370,7 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         sufficient = len(self.signature.sufficient)
-        searched = self.signature.terms
+        searched = [term for term in self.signature.terms if term]
         if (searched and not any(hit_groups.issuperset(term) for term in searched)) or (
                 sufficient and not sufficient_hits) or (
                 self._place_groups and not placed and self._elsewhere(folded, spans)):

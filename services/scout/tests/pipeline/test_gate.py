@@ -294,3 +294,25 @@ def test_age_lowers_the_score_only_past_the_soft_limit_and_never_rejects():
     # score() rounds to four places.
     assert ancient >= verdict.relevance * 0.95 - 1e-4
     assert recency_factor(None, now) == pytest.approx(0.975)
+
+
+def test_a_compound_concept_is_met_by_its_words_in_one_sentence():
+    # Given a concept written as a compound no dictionary knows (寵物保險), searched on its own
+    judge = gate("寵物保險", ["寵物保險", "毛孩保險"])
+    # Then a post saying its words in its own order, in one sentence, names it
+    assert judge.judge("幫家裡的寵物買了保險，結果理賠流程比想像中麻煩").accepted
+    # but not words of it scattered over separate sentences
+    assert judge.judge("今天帶寵物去公園散步。下午又去銀行辦保險的事情").reason == OFF_TOPIC
+    # and a title set in title marks is only ever met whole
+    title = gate("《海角七號》心得", ["海角七號"])
+    assert title.judge("看完海角的夕陽，七號公園也很美，推薦大家去走走").reason == OFF_TOPIC
+
+
+def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_place():
+    # Given a request in a place, searched by the place with one part and by a narrow part alone
+    judge = gate("想找台中看足底筋膜炎的骨科", ["足底筋膜炎", "台中 骨科"])
+    # Then a post meeting one search whole in that place is on topic, without the other part
+    assert judge.judge("台中這間骨科醫生很仔細，超音波看得很清楚，掛號也方便").accepted
+    assert judge.judge("足底筋膜炎在台中復健了兩個月，終於可以走路不痛").accepted
+    # but the place still holds: the narrow search found posts from everywhere
+    assert judge.judge("足底筋膜炎真的很痛，早上下床第一步最難受").reason == OFF_TOPIC

@@ -90,7 +90,7 @@ def test_a_term_spelling_part_of_an_intent_piece_names_every_concept_it_touches(
     segmenter = segment.Segmenter(["台北馬拉松", "台北馬"])
     pieces = segmenter.pieces("台北馬拉松")
     groups = concepts.intent_groups(pieces, segmenter)
-    reading = concepts.read_term([text.fold("台北馬")], groups, pieces)
+    reading = concepts.read_term(segment.runs("台北馬", segmenter.pieces("台北馬")), groups, pieces)
     assert {g.expression for g in reading.named} == {text.fold("台北"), text.fold("馬拉松")}
 
 
@@ -471,3 +471,14 @@ def test_simplified_and_traditional_posts_get_the_same_verdict():
     simplified = judge.judge("鬼灭之刃无限城篇的电影特效好华丽")
     assert traditional.accepted and simplified.accepted
     assert traditional.relevance == simplified.relevance
+
+
+def test_a_name_in_the_other_script_stands_for_what_a_term_writes_in_one_run():
+    # Given an intent that cuts a name in pieces, a term writing it in one run, and its Latin name
+    brief = ("想看大家對詹姆斯-韋伯太空望遠鏡新照片的討論", ["詹姆斯韋伯太空望遠鏡", "JWST"])
+    # Then the Latin name meets every concept of that run
+    assert all(text.fold("JWST") in expressions for _, expressions in signature(*brief).values())
+    assert Gate(build_signature(*brief)).judge("JWST just released a new image of the Pillars of Creation").accepted
+    # but beside terms that search two things apart, it stands for neither of them alone
+    apart = Gate(build_signature("想看夏嘉璐 新書的心得", ["夏嘉璐 新書", "Clara Hsia"]))
+    assert apart.judge("Clara Hsia was at the book fair today").reason == OFF_TOPIC

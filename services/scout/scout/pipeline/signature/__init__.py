@@ -38,8 +38,8 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
         raise NoTopicEvidence("the brief names no topic once colloquial words are set aside")
 
     groups = concepts.merge_slashed(concepts.intent_groups(intent_pieces, segmenter), [intent, *terms])
-    readings = [concepts.read_term([u for p in pieces for u in p.units], groups, intent_pieces)
-                for pieces in term_pieces]
+    readings = [concepts.read_term(segment.runs(term, pieces), groups, intent_pieces)
+                for term, pieces in zip(terms, term_pieces)]
     names, words = names or lexicon(), words or synonyms()
     lexicons = (names, words)
     concepts.known_names(groups, readings, lexicons, intent_pieces)

@@ -39,6 +39,9 @@ class TermReading:
     """What one approved term says about the intent's concept groups."""
 
     units: list[str]
+    # The units of each stretch of the term written without a space (紫金山-阿特拉斯彗星 is one,
+    # 哈拉瑞 連結 two).
+    runs: list[tuple[str, ...]] = field(default_factory=list)
     named: list[ConceptGroup] = field(default_factory=list)
     own_words: list[str] = field(default_factory=list)  # units naming no intent concept
     # Each unit naming intent groups, and those groups.
@@ -109,11 +112,13 @@ def _spells(unit: str, expression: str) -> bool:
     return unit in expression or expression in unit
 
 
-def read_term(units: list[str], groups: list[ConceptGroup], intent_pieces: list[Piece]) -> TermReading:
+def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces: list[Piece]) -> TermReading:
     """Phase 3: the groups a term names, directly, by another spelling, or by spelling a stretch of
-    an intent piece across several groups (台北馬 in 台北馬拉松); the rest are its own words."""
-    reading = TermReading(units=units)
-    for unit in units:
+    an intent piece across several groups (台北馬 in 台北馬拉松); the rest are its own words.
+    `runs`: the pieces of each stretch of the term written without a space."""
+    reading = TermReading(units=[u for run in runs for p in run for u in p.units],
+                          runs=[tuple(u for p in run for u in p.units) for run in runs])
+    for unit in reading.units:
         # A unit that is a group's own word, or its abbreviation, names that group, not the shorter
         # groups inside it (瑪利歐賽車世界 and 瑪車世界 are the game, not the 世界 of 開放世界).
         exact = [g for g in groups if unit in g.expressions] or [g for g in groups if _shortens(unit, g.expression)]
@@ -400,8 +405,11 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
             return []
         return left_out if related or text.dictionary_tag(group.expression) != "ns" else []
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
-    # leaves out (間諜家家酒, 經典賽中華隊).
-    one_piece = len({g.piece for g in left_out}) == 1
+    # leaves out (間諜家家酒, 經典賽中華隊), or the whole of what another term writes in one run
+    # (Tsuchinshan-ATLAS for 紫金山彗星, not Yuval Harari for 哈拉瑞 連結).
+    one_piece = len({g.piece for g in left_out}) == 1 or any(
+        all(any(unit in piece and any(g is group for g in hit) for unit, hit in r.hits) for group in left_out)
+        for r in readings for piece in r.runs)
     other_script = all(_scripts_differ(word, g.expression) for g in left_out)
     if one_piece and (name_term or other_script):
         return left_out
@@ -435,14 +443,17 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if not any(g.required for g in groups):
         for group in groups:
             group.required = most == 0 or named[id(group)] == most
-    if 0 < most < len(readings) and all(len(r.named) >= 2 for r in readings) \
+    naming = [r for r in readings if r.named]
+    if 0 < most < len(readings) and len(naming) >= 2 and all(len(r.named) >= 2 or _specific(r.named[0]) for r in naming) \
             and len({g.piece for g in groups if g.required}) >= 2:
         # Terms that each pair some parts of a request written in several pieces (台中 皮膚科 /
         # 痘痘 皮膚科 / 台中 痘痘) are the member's alternative searches of it: a post names what
         # one of them searches, whole, and no part is required on its own. A term of one part
-        # (室內) searches too widely to stand for the request alone.
+        # stands for the request only when that part is narrow (運動傷害, not 室內), and the
+        # request's place still holds: it searched more widely than the member asks.
+        one_part = any(len(r.named) == 1 for r in naming)
         for group in groups:
-            if named[id(group)]:
+            if named[id(group)] and not (one_part and _is_place(group)):
                 group.required = False
     # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
@@ -450,6 +461,12 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if len(alone) >= 2:
         for group in alone:
             group.required = group.sufficient = True
+
+
+def _specific(group: ConceptGroup) -> bool:
+    """A concept narrow enough to be searched for a request on its own: a name, or a compound the
+    dictionary does not know (運動傷害), unlike a word of everyday use (室內, 雨天)."""
+    return group.entity or not text.dictionary_frequency(group.expression)
 
 
 def broader_only(groups: list[ConceptGroup], words: AliasLexicon) -> None:

@@ -199,6 +199,25 @@ class Piece:
         return "".join(self.units) if all(text.has_cjk(u) for u in self.units) else " ".join(self.units)
 
 
+def runs(written: str, pieces: list[Piece]) -> list[list[Piece]]:
+    """A phrase's pieces by the stretches written without a space between them (紫金山-阿特拉斯彗星
+    is one stretch, 哈拉瑞 連結 two)."""
+    folded = text.fold(written)
+    grouped: list[list[Piece]] = []
+    position = 0
+    for piece in pieces:
+        at = folded.find(piece.units[0], position)
+        if at < 0 or not grouped or any(c.isspace() for c in folded[position:at]):
+            grouped.append([])
+        grouped[-1].append(piece)
+        if at >= 0:
+            position = at + len(piece.units[0])
+            for unit in piece.units[1:]:
+                found = folded.find(unit, position)
+                position = found + len(unit) if found >= 0 else position
+    return grouped
+
+
 class Segmenter:
     """Cuts the intent and the terms of one brief alike, knowing the brief's vocabulary."""
 
