@@ -114,3 +114,9 @@ def synonyms() -> AliasLexicon:
 def places() -> dict[str, str]:
     """Every place of `places.txt`, folded → the folded city, county or destination it lies in."""
     return AliasLexicon.parse(PLACES.read_text(encoding="utf-8")).whole_of()
+
+
+def is_district(word: str) -> bool:
+    """A place's bare name that `places.txt` only lists with its suffix, being an everyday word too
+    (三重 of 三重區): in a brief, written by the member, it names the place."""
+    return any(word + suffix in places() for suffix in "区市县乡镇")

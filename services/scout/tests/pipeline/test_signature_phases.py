@@ -482,3 +482,21 @@ def test_a_name_in_the_other_script_stands_for_what_a_term_writes_in_one_run():
     # but beside terms that search two things apart, it stands for neither of them alone
     apart = Gate(build_signature("想看夏嘉璐 新書的心得", ["夏嘉璐 新書", "Clara Hsia"]))
     assert apart.judge("Clara Hsia was at the book fair today").reason == OFF_TOPIC
+
+
+def test_a_place_a_name_begins_with_is_not_its_short_form():
+    # Given a festival named after its place, and a term pairing the place with another word
+    judge = Gate(build_signature("澎湖花火節", ["澎湖花火節", "澎湖 煙火"]))
+    # Then the place alone does not name the festival
+    assert judge.judge("澎湖的海鮮好便宜，丁香魚必買").reason == OFF_TOPIC
+    assert judge.judge("澎湖花火節今年的無人機秀好美").accepted
+
+
+def test_a_district_s_bare_name_beside_other_places_is_one_of_the_places_searched():
+    # Given districts written together, one of them a bare name the place lexicon only lists with
+    # its suffix (八德 of 八德區), each searched in a term of its own
+    judge = Gate(build_signature("想在桃園買第一間房，中壢八德平鎮哪裡比較好？",
+                                 ["桃園 首購", "中壢 買房", "八德 買房", "平鎮 房價"]))
+    # Then it is one place among the others, not a concept every post must name
+    assert judge.judge("中壢買房要注意學區，房價這兩年漲很多").accepted
+    assert judge.judge("八德買房心得：離桃園市區近，重劃區新成屋很多").accepted

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from scout.pipeline import glosses, text
-from scout.pipeline.aliases import AliasLexicon, places
+from scout.pipeline.aliases import AliasLexicon, is_district, places
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
 from scout.pipeline.signature.segment import Piece, Segmenter
@@ -57,7 +57,9 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
     for number, piece in enumerate(pieces):
         for index, unit in enumerate(piece.units):
             if unit not in groups:
-                groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit), piece=number)
+                # A district's bare name beside other places (三重 in 三重蘆洲新莊) is a place too.
+                district = is_district(unit) and any(other in places() for other in piece.units)
+                groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit) or district, piece=number)
             # A lesson, shop or hall of a thing (鋼琴課, 相機店, 攀岩館) is written as the thing too.
             if len(unit) >= 3 and unit[-1] in _PLACE_OF and text.dictionary_frequency(unit[:-1]) > 0:
                 groups[unit].add_alias(unit[:-1])
@@ -181,7 +183,9 @@ def learn_spellings(readings: list[TermReading]) -> None:
                 # is the member's short name for it (麻理惠 of 近藤麻理惠, 明星賽 of 中職明星賽),
                 # while a word of the dictionary names a broader thing (拉麵 of 素食拉麵).
                 short_name = alone and group.entity and not text.dictionary_frequency(unit)
-                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group, alone) \
+                # A place a name begins with (東港 of 東港迎王) is where it is, not its short form.
+                where = unit in places() and group.expression.startswith(unit)
+                if text.has_cjk(unit) == text.has_cjk(group.expression) and can_alias(unit, group, alone) and not where \
                         and (short_name or not _drops_a_word(unit, group)):
                     group.add_alias(unit)
 
