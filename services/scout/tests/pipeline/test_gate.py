@@ -316,3 +316,15 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     assert judge.judge("足底筋膜炎在台中復健了兩個月，終於可以走路不痛").accepted
     # but the place still holds: the narrow search found posts from everywhere
     assert judge.judge("足底筋膜炎真的很痛，早上下床第一步最難受").reason == OFF_TOPIC
+
+
+def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
+    # Given a person and a place of worship named in Chinese only
+    person = gate("想看大家怎麼評價林昶佐", ["林昶佐"])
+    temple = gate("佛光山 參訪心得", ["佛光山"])
+    # Then an English post spelling them as Taiwan's press does, or in Pinyin, names them
+    assert person.judge("Lin Chang-tso spoke at the rally tonight, the crowd was huge").accepted
+    assert person.judge("Chang-tso Lin just announced a new album with his band").accepted
+    assert temple.judge("Spent a weekend at Fo Guang Shan, the monastery stay was peaceful").accepted
+    # while a spelling too short to tell one name from another (阿信: a xin) is left out
+    assert gate("阿信 新歌", ["阿信"]).judge("A Xin is such a common nickname").reason == OFF_TOPIC

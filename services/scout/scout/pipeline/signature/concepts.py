@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scout.pipeline import glosses, text
+from scout.pipeline import glosses, romanize, text
 from scout.pipeline.aliases import AliasLexicon, is_district, places
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
@@ -510,6 +510,11 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         # The concept's own words are translated, not its kinds: a kind is often a name (聯電) or
         # a word of many senses (外場 of 餐飲業: the outfield).
         concept_words = list(group.expressions)
+        if group.entity:
+            # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang).
+            for expression in concept_words:
+                for spelling in romanize.spellings(expression, person=_personal(expression)):
+                    group.add_alias(spelling)
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
@@ -572,10 +577,14 @@ _SURNAMES = frozenset(text.fold(c) for c in (
     "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
 
 
+def _personal(expression: str) -> bool:
+    """A three-character name that reads as a person's: a common surname, no place or organisation."""
+    return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
+        and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places()
+
+
 def _given_name(expression: str) -> str | None:
-    if len(expression) != 3 or not all(text.has_cjk(c) for c in expression) or expression[0] not in _SURNAMES:
-        return None
-    if text.dictionary_tag(expression) in ("ns", "nt") or expression in places():
+    if not _personal(expression):
         return None
     # A given name that is a word of its own (英文 of 蔡英文) says that word, whatever its tag.
     given = expression[1:]
