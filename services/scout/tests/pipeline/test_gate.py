@@ -328,3 +328,20 @@ def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     assert temple.judge("Spent a weekend at Fo Guang Shan, the monastery stay was peaceful").accepted
     # while a spelling too short to tell one name from another (阿信: a xin) is left out
     assert gate("阿信 新歌", ["阿信"]).judge("A Xin is such a common nickname").reason == OFF_TOPIC
+
+
+@pytest.mark.parametrize("post", [
+    "鋼琴家教 一堂$900 到府教學 歡迎詢問",
+    "矯正 5 萬起 台北 新竹 分院 免費諮詢",
+    "英文家教 時薪700 可線上 私訊",
+    "Netflix 家庭方案合購 一個月90 私訊",
+    "跨年景觀餐廳 代訂位 名額不多",
+    "飆股群組 加群免費報明牌",
+])
+def test_classified_ad_shapes_are_noise(post):
+    assert noise_reason(post) == NOISE_AD
+
+
+def test_a_price_or_a_wage_told_in_passing_is_no_ad():
+    assert noise_reason("家教時薪多少才合理？我大學時一堂課拿500，現在好像都漲了") is None
+    assert noise_reason("訂閱一個月90其實不貴，但我還是退了，片單太少") is None
