@@ -345,3 +345,10 @@ def test_classified_ad_shapes_are_noise(post):
 def test_a_price_or_a_wage_told_in_passing_is_no_ad():
     assert noise_reason("家教時薪多少才合理？我大學時一堂課拿500，現在好像都漲了") is None
     assert noise_reason("訂閱一個月90其實不貴，但我還是退了，片單太少") is None
+
+
+def test_a_latin_name_of_three_words_is_met_by_its_initials():
+    judge = gate("想看大家玩《Final Fantasy Tactics》重製版的心得", ["Final Fantasy Tactics", "太空戰士戰略版"])
+    assert judge.judge("FFT 的職業系統還是好複雜，練等練到忘記主線").accepted
+    # a name with a number keeps no initials of it
+    assert gate("iPhone 17 Pro 開箱", ["iPhone 17 Pro"]).judge("i1p 是什麼型號？").reason == OFF_TOPIC

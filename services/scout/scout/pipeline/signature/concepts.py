@@ -511,10 +511,14 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         # a word of many senses (外場 of 餐飲業: the outfield).
         concept_words = list(group.expressions)
         if group.entity:
-            # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang).
+            # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang),
+            # and a Latin name of three words or more by its initials (MKW for Mario Kart World).
             for expression in concept_words:
                 for spelling in romanize.spellings(expression, person=_personal(expression)):
                     group.add_alias(spelling)
+                latin = segment.content_words(expression)
+                if len(latin) >= 3 and all(w.isascii() and w.isalpha() for w in latin):
+                    group.add_alias("".join(w[0] for w in latin))
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
