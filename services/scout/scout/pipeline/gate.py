@@ -16,7 +16,7 @@ from functools import lru_cache
 from scout.pipeline import text
 from scout.pipeline.aliases import places
 from scout.pipeline.signature import TopicSignature
-from scout.pipeline.signature.segment import is_proper_noun, quoted_titles
+from scout.pipeline.signature.segment import compound_parts, is_proper_noun, quoted_titles
 
 # Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
 NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
@@ -168,10 +168,10 @@ def _compound_parts(expression: str) -> tuple[str, ...] | None:
     joined = expression.replace(" ", "")
     if not all(text.has_cjk(c) for c in joined) or text.dictionary_frequency(joined):
         return None
-    parts = tuple(expression.split(" ")) if " " in expression else tuple(text.base_cut(expression))
-    if len(parts) < 2 or not all(len(p) >= 2 and text.dictionary_frequency(p) and not is_proper_noun(p) for p in parts):
+    parts = expression.split(" ") if " " in expression else compound_parts(expression, common=1)
+    if not parts or len(parts) < 2 or not all(text.dictionary_frequency(p) and not is_proper_noun(p) for p in parts):
         return None
-    return parts
+    return tuple(parts)
 
 
 def _editions(folded: str) -> set[str]:
@@ -240,6 +240,8 @@ class Gate:
                                        if e in self._places)
         self._place_lengths = sorted({len(name) for name in self._places})
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
+        # What each term searches; a term whose words only refine the topic searches nothing of its own.
+        self._searched = [term for term in signature.terms if term]
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
@@ -372,8 +374,7 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         sufficient = len(self.signature.sufficient)
-        searched = [term for term in self.signature.terms if term]
-        if (searched and not any(hit_groups.issuperset(term) for term in searched)) or (
+        if (self._searched and not any(hit_groups.issuperset(term) for term in self._searched)) or (
                 sufficient and not sufficient_hits) or (
                 self._place_groups and not placed and self._elsewhere(folded, spans)):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))

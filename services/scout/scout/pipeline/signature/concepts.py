@@ -411,9 +411,7 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
     # A name on its own (安妮亞, WBC) or in the other script names the whole intent piece it
     # leaves out (間諜家家酒, 經典賽中華隊), or the whole of what another term writes in one run
     # (Tsuchinshan-ATLAS for 紫金山彗星, not Yuval Harari for 哈拉瑞 連結).
-    one_piece = len({g.piece for g in left_out}) == 1 or any(
-        all(any(unit in piece and any(g is group for g in hit) for unit, hit in r.hits) for group in left_out)
-        for r in readings for piece in r.runs)
+    one_piece = len({g.piece for g in left_out}) == 1 or _written_together(left_out, readings)
     other_script = all(_scripts_differ(word, g.expression) for g in left_out)
     if one_piece and (name_term or other_script):
         return left_out
@@ -427,6 +425,16 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
         if searched[0][0] > searched[1][0]:
             return [left_out[searched[0][1]]]
     return []
+
+
+def _written_together(groups: list[ConceptGroup], readings: list[TermReading]) -> bool:
+    """Whether one term names all the groups within one stretch written without a space."""
+    for reading in readings:
+        for run in reading.runs:
+            named = {id(g) for unit, hit in reading.hits if unit in run for g in hit}
+            if all(id(g) in named for g in groups):
+                return True
+    return False
 
 
 def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> None:
