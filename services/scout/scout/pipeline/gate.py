@@ -224,6 +224,11 @@ class Gate:
         # also met by its words in one sentence (大學太多本來就該退場, 健身房的教練): people say it
         # in their own order. A name is only ever written whole.
         titles = set(quoted_titles(signature.written))
+        # A title the brief sets in title marks, set so in a post too (《連結》), names the work
+        # whatever else the term that searched it adds (哈拉瑞 連結: a common word's author).
+        self._titled = [(frozenset(t for t in signature.groups[index].expressions if t in titles), frozenset(term))
+                        for term in signature.terms for index in term
+                        if titles & set(signature.groups[index].expressions)]
         self._compounds = {e: parts for e in signature.words if e not in titles and (parts := _compound_parts(e))}
         self._part_patterns = {w: re.compile(re.escape(w)) for parts in self._compounds.values() for w in parts}
         self._topic = tuple(signature.words)
@@ -303,6 +308,13 @@ class Gate:
                 hits.append(min(at for positions in inside for at in positions))
         return hits
 
+    def _implied(self, folded: str) -> frozenset[int]:
+        """The groups of every term whose title a post sets in title marks: said by the title."""
+        if not self._titled:
+            return frozenset()
+        marked = set(quoted_titles([folded]))
+        return frozenset(index for titles, term in self._titled if marked & titles for index in term)
+
     @staticmethod
     def _is_word(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
         """Whether a stretch of text is words of its own, or begins or ends one."""
@@ -341,11 +353,12 @@ class Gate:
         placed = shop_named = False
         missed = 0
         hit_groups: set[int] = set()
+        implied = self._implied(folded)
         for index, group in enumerate(self.signature.groups):
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
             if not hit:
-                if group.required and not group.sufficient:
+                if group.required and not group.sufficient and index not in implied:
                     missed += 1
                     if missed > self._may_miss:
                         return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
@@ -374,7 +387,7 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
 
         sufficient = len(self.signature.sufficient)
-        if (self._searched and not any(hit_groups.issuperset(term) for term in self._searched)) or (
+        if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (
                 sufficient and not sufficient_hits) or (
                 self._place_groups and not placed and self._elsewhere(folded, spans)):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))

@@ -352,3 +352,13 @@ def test_a_latin_name_of_three_words_is_met_by_its_initials():
     assert judge.judge("FFT 的職業系統還是好複雜，練等練到忘記主線").accepted
     # a name with a number keeps no initials of it
     assert gate("iPhone 17 Pro 開箱", ["iPhone 17 Pro"]).judge("i1p 是什麼型號？").reason == OFF_TOPIC
+
+
+def test_a_title_set_in_title_marks_names_the_work_its_term_searches():
+    # Given a book whose title is a common word, searched with its author
+    judge = gate("有人讀完哈拉瑞的新書《連結》嗎？跟《人類大歷史》比起來值得看嗎", ["哈拉瑞 連結", "Nexus 哈拉瑞"])
+    # Then the title in title marks names the book, its author unsaid
+    assert judge.judge("覺得《連結》寫得有點悲觀，但對理解社群演算法很有幫助").accepted
+    # but the word unmarked is any link, and a title the brief only compares with is not what it searches
+    assert judge.judge("覺得這個連結寫得有點悲觀，但對理解社群演算法很有幫助").reason == OFF_TOPIC
+    assert judge.judge("《人類大歷史》十年前讀的，最近重讀還是很震撼").reason == OFF_TOPIC
