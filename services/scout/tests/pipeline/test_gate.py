@@ -352,6 +352,10 @@ def test_a_latin_name_of_three_words_is_met_by_its_initials():
     assert judge.judge("FFT 的職業系統還是好複雜，練等練到忘記主線").accepted
     # a name with a number keeps no initials of it
     assert gate("iPhone 17 Pro 開箱", ["iPhone 17 Pro"]).judge("i1p 是什麼型號？").reason == OFF_TOPIC
+    # initials that are another thing's name (BMW) name that thing, in either script
+    wukong = gate("黑神話悟空的DLC什麼時候出", ["黑神話", "Black Myth Wukong"])
+    assert wukong.judge("BMW 的新車開起來好安靜").reason == OFF_TOPIC
+    assert wukong.judge("寶馬的新車開起來好安靜").reason == OFF_TOPIC
 
 
 def test_a_title_set_in_title_marks_names_the_work_its_term_searches():
