@@ -229,6 +229,9 @@ class Gate:
         self._titled = [(frozenset(t for t in signature.groups[index].expressions if t in titles), frozenset(term))
                         for term in signature.terms for index in term
                         if titles & set(signature.groups[index].expressions)]
+        # A short name no dictionary knows (老黃, 周董) is never the beginning of a word (老黃牛).
+        self._nicknames = frozenset(e for g in signature.groups if g.entity for e in g.aliases
+                                    if len(e) == 2 and text.has_cjk(e) and not text.dictionary_frequency(e))
         self._compounds = {e: parts for e in signature.words if e not in titles and (parts := _compound_parts(e))}
         self._part_patterns = {w: re.compile(re.escape(w)) for parts in self._compounds.values() for w in parts}
         self._topic = tuple(signature.words)
@@ -290,7 +293,7 @@ class Gate:
         not in 完全聯繫."""
         whole = [match.start() for match in self._patterns[expression].finditer(folded)
                  if not text.has_cjk(expression) or len(expression) >= 3
-                 or self._is_word(match.start(), match.end(), spans)]
+                 or self._is_word(match.start(), match.end(), spans, alone=expression in self._nicknames)]
         if whole or expression not in self._compounds:
             return whole
         return self._compound_hits(folded, self._compounds[expression], spans)
@@ -316,9 +319,9 @@ class Gate:
         return frozenset(index for titles, term in self._titled if marked & titles for index in term)
 
     @staticmethod
-    def _is_word(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-        """Whether a stretch of text is words of its own, or begins or ends one."""
-        return any(s <= start and end <= e and (s == start or e == end) for s, e in spans) or (
+    def _is_word(start: int, end: int, spans: list[tuple[int, int]], alone: bool = False) -> bool:
+        """Whether a stretch of text is words of its own, or (unless `alone`) begins or ends one."""
+        return (not alone and any(s <= start and end <= e and (s == start or e == end) for s, e in spans)) or (
             any(s == start for s, _ in spans) and any(e == end for _, e in spans))
 
     def _elsewhere(self, folded: str, spans: list[tuple[int, int]]) -> bool:

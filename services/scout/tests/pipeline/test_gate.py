@@ -366,3 +366,11 @@ def test_a_title_set_in_title_marks_names_the_work_its_term_searches():
     # but the word unmarked is any link, and a title the brief only compares with is not what it searches
     assert judge.judge("覺得這個連結寫得有點悲觀，但對理解社群演算法很有幫助").reason == OFF_TOPIC
     assert judge.judge("《人類大歷史》十年前讀的，最近重讀還是很震撼").reason == OFF_TOPIC
+
+
+def test_a_nickname_no_dictionary_knows_is_not_the_beginning_of_a_word():
+    judge = gate("黃仁勳這次來台灣又去吃了哪些小吃", ["黃仁勳", "老黃", "Jensen Huang"])
+    assert judge.judge("老黃昨晚又去夜市吃了滷肉飯，攤販老闆笑到合不攏嘴").accepted
+    assert judge.judge("做人要有老黃牛精神，默默做事不邀功").reason == OFF_TOPIC
+    # a word the dictionary knows may still begin a longer one (浮潛 in 浮潛店)
+    assert gate("墾丁 浮潛", ["墾丁 浮潛"]).judge("墾丁後壁湖的浮潛店，教練會先在岸邊教換氣").accepted
