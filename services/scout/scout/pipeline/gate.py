@@ -134,8 +134,13 @@ _PAGE_TITLE = re.compile(
 # (Simplified) spellings.
 _NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
                            r"|我[^\s，,。！!？?]{0,5}叫"
-                           r"|我们?(?:公司|部门|班上|办公室|学校|团队|家|系上|社团)(?:的|新来的|有个|有一个|那个|里的)"
+                           r"|我们?(?:公司|部门|班上|班|办公室|学校|团队|家|系上|社团)(?:的|新来的|也?有一?个|那个|里的)"
                            r"|我的?(?:同事|同学|室友|邻居|主管|老板)|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
+# What people call someone (大家都叫他海賊王, 從小被叫豪哥) is that someone's name when the writer
+# tells of a person of their own (我男友, 我同事, 我們公司的); without one, it is the topic's (大家都叫她小戴).
+_CALLED = re.compile(r"(?:叫[他她]|被叫(?:做|成)?)\s*$")
+_SOMEONE_KNOWN = re.compile(r"我的?(?:同事|同学|室友|邻居|主管|老板|男友|女友|男朋友|女朋友|老公|老婆|朋友|儿子|女儿)"
+                            r"|我们?(?:公司|部门|班上|班|办公室|学校|团队|系上|社团)")
 _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
@@ -180,8 +185,9 @@ def _editions(folded: str) -> set[str]:
 
 def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
     """A mention read as another bearer's name; a common word is never a street's (婚紗街)."""
-    return bool(_NAMED_BEFORE.search(folded[max(start - 10, 0):start])
-                or (name and _NAMED_AFTER.match(folded[end:end + 20])))
+    before = folded[max(start - 10, 0):start]
+    return bool(_NAMED_BEFORE.search(before) or (name and _NAMED_AFTER.match(folded[end:end + 20]))
+                or (_CALLED.search(before) and _SOMEONE_KNOWN.search(folded)))
 
 
 @dataclass(frozen=True)
