@@ -145,6 +145,33 @@ _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是�
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
 
+# An acronym spelled out beside it, in brackets after it or before them: IU (Indiana University),
+# Good Morning America (GMA). Spelled out as nothing the brief names, it is that other thing; and
+# after a quantity (400 IU, not 2026 WBC) it is a unit.
+_QUANTITY_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,.]*)\s*$")
+_YEAR_NUMBER = re.compile(r"(?:19|20)\d\d")
+_SPELLED_AFTER = re.compile(r"\s*\(\s*([a-z][a-z\s-]*[a-z])\s*\)")
+_SPELLED_BEFORE = re.compile(r"([a-z][a-z\s-]*[a-z])\s*\(\s*$")
+
+
+def _spelled_otherwise(folded: str, start: int, end: int, expressions: list[str]) -> bool:
+    acronym = folded[start:end]
+    if not (acronym.isascii() and acronym.isalpha() and len(acronym) <= 5):
+        return False
+    quantity = _QUANTITY_BEFORE.search(folded, 0, start)
+    if quantity and len(acronym) <= 3 and not _YEAR_NUMBER.fullmatch(quantity.group(1)):
+        return True
+    after = _SPELLED_AFTER.match(folded, end)
+    before = _SPELLED_BEFORE.search(folded, 0, start) if folded[end:end + 1] == ")" else None
+    for found, last in ((after, False), (before, True)):
+        words = re.split(r"[\s-]+", found.group(1)) if found else []
+        # Before the brackets, the spelled-out name is the words just before them.
+        spelled = words[-len(acronym):] if last else words
+        if len(spelled) == len(acronym) and "".join(w[0] for w in spelled) == acronym:
+            return " ".join(spelled) not in expressions
+    return False
+
+
 # A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's
 # own shop is called so too: it only ranks lower.
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
@@ -376,7 +403,8 @@ class Gate:
             # An alias inside a longer hit (光漢 in 許光漢) is that hit, not another mention.
             named = [(s, e) for s, e in named if not any(
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
-            if group.required and all(_named_otherwise(folded, start, end, group.entity) for start, end in named):
+            if group.required and all(_named_otherwise(folded, start, end, group.entity)
+                                      or _spelled_otherwise(folded, start, end, group.expressions) for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)

@@ -375,3 +375,14 @@ def test_a_nickname_no_dictionary_knows_is_not_the_beginning_of_a_word():
     assert judge.judge("做人要有老黃牛精神，默默做事不邀功").reason == OFF_TOPIC
     # a word the dictionary knows may still begin a longer one (浮潛 in 浮潛店)
     assert gate("墾丁 浮潛", ["墾丁 浮潛"]).judge("墾丁後壁湖的浮潛店，教練會先在岸邊教換氣").accepted
+
+
+def test_an_acronym_spelled_out_as_something_else_or_after_a_quantity_is_that_other_thing():
+    judge = gate("IU 新歌", ["IU", "李知恩"])
+    assert judge.judge("上學期在 IU (Indiana University) 交換，冬天冷到懷疑人生").reason == OFF_TOPIC
+    assert judge.judge("魚油跟維生素E 400 IU 一起吃可以嗎").reason == OFF_TOPIC
+    assert judge.judge("IU（李知恩）的新歌好溫柔，聽完整個人都靜下來了").accepted
+    assert judge.judge("2025 IU 演唱會的歌單出來了").accepted
+    awards = gate("金曲獎", ["金曲獎", "GMA", "Golden Melody Awards"])
+    assert awards.judge("今天 Good Morning America (GMA) 上節目的那個樂團好帥").reason == OFF_TOPIC
+    assert awards.judge("Golden Melody Awards (GMA) red carpet looks were bland this year").accepted
