@@ -49,7 +49,7 @@ _AD_STRONG_CALLS = [text.fold(w) for w in (
     "便宜出", "價格私訊", "價格請私訊", "報價私訊", "加入送", "保證就業", "加盟說明會", "限時搶購", "訂位中", "日領",
     "日本代購", "韓國代購", "美國代購", "代購服務", "日本連線", "韓國連線", "連線代購", "讓售", "合售", "可議",
     "有意私訊", "有意者", "加價轉", "專人辦理", "加 line", "手續簡便", "+1就好", "出售", "免費估價", "歡迎新鮮人",
-    "代訂位", "加群", "報明牌")]
+    "代訂位", "加群", "報明牌", "連結在留言", "連結放留言", "連結在下方")]
 _AD_CALLS = [text.fold(w) for w in (
     "私訊我", "私訊詢問", "私訊", "歡迎私訊", "洽詢", "歡迎洽詢", "點我", "點連結", "填表", "聯繫客服", "官方line",
     "面交", "預約", "出租", "出貨", "宅配", "訂房", "報名", "下單", "代購", "收購", "售出", "交貨", "招生", "快搶",
@@ -63,9 +63,10 @@ _AD_SIGNALS = [text.fold(w) for w in (
     "月薪", "同款", "抽獎", "週年慶", "全品項", "禮券", "折價券", "到月底", "借你", "專案", "合租", "可兼職",
     "送好禮", "送贈品", "接案", "組合價", "專案價", "預購中", "報名中", "印製", "儲值", "續約", "首選", "培訓班",
     "證照班", "底薪", "高錄取", "合購", "破解版", "免費給")]
-# Shapes of a classified ad rather than words: a LINE id or a pointer to a link, an asking price
+# Shapes of a classified ad rather than words: a LINE id, a pointer to a link or a shortened link, an asking price
 # ($1290, 800元), a discount (8 折), an offer at a price (售 $800).
-_AD_CALL_SHAPES = r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|line|https?://)|售\s*[$\d]|09\d\d[-\s]?(?:\d{3}|x{3})"
+_AD_CALL_SHAPES = (r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|line|https?://)|(?:连结|链接|link)\s*👉|售\s*[$\d]"
+                   r"|09\d\d[-\s]?(?:\d{3}|x{3})|(?:bit\.ly|reurl\.cc|lihi\d?\.cc|pse\.is|tinyurl\.com)/")
 _AD_SIGNAL_SHAPES = (r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限时(?=\s?\d)|每人\s?\d|原价\s?\+\s?\d"
                      r"|\d\s?万起|(?:时薪|一堂|每堂|一个月)\s?\$?\d")
 

@@ -338,6 +338,9 @@ def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     "Netflix 家庭方案合購 一個月90 私訊",
     "跨年景觀餐廳 代訂位 名額不多",
     "飆股群組 加群免費報明牌",
+    "寬口奶瓶 240ml 買二送一 官方限時 連結在留言",
+    "毛孩保險一年只要$2,988 線上投保送贈品 連結👉",
+    "節目完整版免費看 點連結👉 bit.ly/3xYzAb",
 ])
 def test_classified_ad_shapes_are_noise(post):
     assert noise_reason(post) == NOISE_AD
