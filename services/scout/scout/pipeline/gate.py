@@ -1,6 +1,7 @@
 """The relevance gate (flow C): noise out, every required concept group hit (all but one in a
 request of many; one of the sufficient ones, where the member searched several names each on its
-own), no other place named instead of the brief's, then a score.
+own), no other place named instead of the brief's, then a score. A post short of that which writes
+a long approved term whole is weakly eligible: it only makes up a shortfall.
 
 The gate never looks at a post's age to accept or reject it; age only lowers the score, softly.
 """
@@ -16,7 +17,7 @@ from functools import lru_cache
 from scout.pipeline import text
 from scout.pipeline.aliases import places
 from scout.pipeline.signature import TopicSignature
-from scout.pipeline.signature.segment import compound_parts, is_proper_noun, quoted_titles
+from scout.pipeline.signature.segment import compound_parts, framing_words, is_proper_noun, quoted_titles
 
 # Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
 NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
@@ -191,8 +192,18 @@ _EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三
 OTHER_EDITION_PENALTY = 0.1
 
 
+# An approved term of this many Chinese characters or more is specific enough that a post writing it
+# whole (白沙屯進香, 代管業者, 婚禮產業) is about it, though it may leave a concept of the signature unsaid.
+WHOLE_TERM_MIN_CHARS = 4
+
+
 # A sentence: up to a full stop, a question or exclamation mark, a semicolon or a line break.
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+")
+
+
+def _content_chars(folded: str) -> int:
+    """The Chinese characters of a phrase's words besides the framing lexicon's (動畫 of 動畫推薦)."""
+    return sum(len(word) for word in text.base_cut(folded) if text.has_cjk(word) and word not in framing_words())
 
 
 def _compound_parts(expression: str) -> tuple[str, ...] | None:
@@ -226,6 +237,9 @@ class Verdict:
     concepts: tuple[str, ...] = ()
     # The post's words as the gate cut them (empty for noise), for the run's ranking.
     tokens: tuple[str, ...] = ()
+    # Eligible only by an approved term written whole, short of a concept of the signature: it
+    # makes up a shortfall, after every post that meets the signature (`Gate.judge`).
+    weak: bool = False
 
 
 def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
@@ -284,6 +298,8 @@ class Gate:
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
+        self._whole_terms = [(term, whole) for term in signature.written[1:]
+                             if _content_chars(whole := text.fold(term).replace(" ", "")) >= WHOLE_TERM_MIN_CHARS]
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
@@ -345,6 +361,15 @@ class Gate:
                 hits.append(min(at for positions in inside for at in positions))
         return hits
 
+    def _written_whole(self, folded: str, spans: list[tuple[int, int]], tokens: list[str]) -> Verdict:
+        """The verdict on a post short of the signature: weakly eligible when it writes an approved
+        term whole and names no place the brief does not (台中成人游泳課 is not 台北's)."""
+        joined = folded.replace(" ", "")
+        term = next((term for term, whole in self._whole_terms if whole in joined), None)
+        if term is None or self._elsewhere(folded, spans):
+            return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+        return Verdict(True, "命中搜尋詞：" + term, concepts=(term,), tokens=tuple(tokens), weak=True)
+
     def _implied(self, folded: str) -> frozenset[int]:
         """The groups of every term whose title a post sets in title marks: said by the title."""
         if not self._titled:
@@ -398,7 +423,7 @@ class Gate:
                 if group.required and not group.sufficient and index not in implied:
                     missed += 1
                     if missed > self._may_miss:
-                        return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+                        return self._written_whole(folded, spans, tokens)
                 continue
             named = [(at, at + len(e)) for e in hit for at in positions[e]]
             # An alias inside a longer hit (光漢 in 許光漢) is that hit, not another mention.
@@ -428,7 +453,7 @@ class Gate:
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (
                 sufficient and not sufficient_hits) or (
                 self._place_groups and not placed and self._elsewhere(folded, spans)):
-            return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+            return self._written_whole(folded, spans, tokens)
         groups = len(self.signature.groups)
         # What a post covers beyond what it must: the optional concepts, and the sufficient names
         # after the first (鬼滅 and 無限城篇 say more than 鬼滅 alone).

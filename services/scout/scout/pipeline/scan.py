@@ -5,7 +5,8 @@ each term; when the brief is in activity mode with a single approved term (flow 
 short queries taken from the intent follow on the same source; stage 3 asks the secondary source with the same terms. Every page
 is deduplicated (within the run and against the owner's history) and judged as soon as it
 arrives; a stage is one fan-out, so the run stops at the end of the stage that met the target,
-keeping the best-scored posts, and no run looks at more than
+keeping the best-scored posts (a post that only writes an approved term whole, short of the
+signature, makes up a shortfall after them and counts toward no target), and no run looks at more than
 MAX_RAW_PER_RUN raw candidates. Failing sources, and sources whose shared query budget is spent,
 are dropped for the rest of the run.
 """
@@ -21,7 +22,7 @@ from typing import Protocol
 
 from scout import metrics
 from scout.clock import known_posted_at
-from scout.pipeline.gate import Gate, score
+from scout.pipeline.gate import OFF_TOPIC, Gate, recency_factor, score
 from scout.pipeline.identity import post_identity
 from scout.pipeline.rank import RULES, Ranker
 from scout.pipeline.signature import TopicSignature, build_signature
@@ -30,6 +31,9 @@ from scout.pipeline.sources.base import PAGE_LIMIT, BudgetReached, SearchSource,
 log = logging.getLogger(__name__)
 
 MAX_RAW_PER_RUN = 320
+# A post that only writes an approved term whole scores at most this share of the lowest score of
+# the posts that meet the signature, so it always comes after them.
+WEAK_SHARE = 0.5
 MAX_INTENT_QUERIES = 4
 # Flow B.3: the intent queries are the recall aid of an activity search resting on one approved term.
 ACTIVITY_MODE = "activity"
@@ -173,6 +177,8 @@ class _Run:
         self.seen: set[str] = set()
         # Eligible posts with their rule relevance and BM25 document, scored once the search ends.
         self.accepted: list[tuple[AcceptedPost, float, int]] = []
+        # Posts only writing an approved term whole: they make up a shortfall, after all the others.
+        self.weak: list[AcceptedPost] = []
         self.rejections: dict[str, int] = {}
         self.cursors: dict[tuple[str, str], str | None] = {}
         self.failed: dict[str, SourceUnavailable] = {}
@@ -243,15 +249,12 @@ class _Run:
         author = candidate.author or identity.username or ""
         if identity.username is None and author:
             identity = type(identity)(identity.shortcode, author)
-        self.accepted.append((AcceptedPost(
-            canonical_id=identity.canonical_id,
-            url=identity.url,
-            author=author,
-            text=candidate.text,
-            posted_at=posted_at,
-            score=0.0,
-            match_reason=verdict.reason,
-        ), verdict.relevance, document))
+        post = AcceptedPost(canonical_id=identity.canonical_id, url=identity.url, author=author, text=candidate.text,
+                            posted_at=posted_at, score=0.0, match_reason=verdict.reason)
+        if verdict.weak:
+            self.weak.append(post)
+            return
+        self.accepted.append((post, verdict.relevance, document))
         self.counts.eligible += 1
 
     def scored(self) -> list[AcceptedPost]:
@@ -259,6 +262,16 @@ class _Run:
         relevance = self.ranker.relevance({document: rules for _, rules, document in self.accepted})
         return [replace(post, score=score(relevance[document], post.posted_at, self.now))
                 for post, _, document in self.accepted]
+
+    def made_up(self, posts: list[AcceptedPost]) -> list[AcceptedPost]:
+        """The weakly eligible posts that make up a shortfall, scored below every post in `posts`;
+        the rest count as off topic."""
+        used = self.weak[: max(self.target - len(posts), 0)]
+        for _ in self.weak[len(used):]:
+            self._reject(OFF_TOPIC)
+        below = min((post.score for post in posts), default=1.0) * WEAK_SHARE
+        made_up = [replace(post, score=round(below * recency_factor(post.posted_at, self.now), 4)) for post in used]
+        return sorted(made_up, key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
 
     def stages(self) -> list[_Stage]:
         terms = list(self.brief.terms)
@@ -297,6 +310,7 @@ class _Run:
                                         or "no source answered", self.source_errors())
         posts = sorted(self.scored(), key=lambda p: result_order_key(p.score, p.posted_at, p.canonical_id))
         posts = posts[: self.target]
+        posts += self.made_up(posts)
         self.counts.eligible = len(posts)
         return ScanOutcome(
             posts=posts,

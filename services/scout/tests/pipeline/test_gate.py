@@ -315,8 +315,10 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     # Then a post meeting one search whole in that place is on topic, without the other part
     assert judge.judge("台中這間骨科醫生很仔細，超音波看得很清楚，掛號也方便").accepted
     assert judge.judge("足底筋膜炎在台中復健了兩個月，終於可以走路不痛").accepted
-    # but the place still holds: the narrow search found posts from everywhere
-    assert judge.judge("足底筋膜炎真的很痛，早上下床第一步最難受").reason == OFF_TOPIC
+    # but the place still holds: the narrow search found posts from everywhere, so a post naming no
+    # place only makes up a shortfall, and one naming another place is out
+    assert judge.judge("足底筋膜炎真的很痛，早上下床第一步最難受").weak
+    assert judge.judge("足底筋膜炎在高雄復健了兩個月，終於可以走路不痛").reason == OFF_TOPIC
 
 
 def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
@@ -389,3 +391,16 @@ def test_an_acronym_spelled_out_as_something_else_or_after_a_quantity_is_that_ot
     awards = gate("金曲獎", ["金曲獎", "GMA", "Golden Melody Awards"])
     assert awards.judge("今天 Good Morning America (GMA) 上節目的那個樂團好帥").reason == OFF_TOPIC
     assert awards.judge("Golden Melody Awards (GMA) red carpet looks were bland this year").accepted
+
+
+def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
+    # Given a request whose concepts a term's own words leave short (代管業者 is no 包租代管)
+    judge = gate("想了解包租代管這行現在好做嗎？房東跟業者的真實分享", ["包租代管", "租賃管理", "代管業者"])
+    # Then a post writing the term whole is eligible, weakly, with the term as its reason
+    verdict = judge.judge("房子交給代管業者之後，半夜馬桶堵塞再也不用自己處理")
+    assert verdict.accepted and verdict.weak and verdict.reason == "命中搜尋詞：代管業者"
+    # unless it names a place the brief does not, or writes only part of the term
+    assert judge.judge("台中的代管業者抽成比較低，房子交給他們很放心").reason == OFF_TOPIC
+    assert judge.judge("朋友做代管的，說最怕遇到惡房客").reason == OFF_TOPIC
+    # a post meeting the signature is eligible in full
+    assert not judge.judge("包租代管業者的抽成，房東到底划不划算").weak
