@@ -192,7 +192,8 @@ _EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三
 OTHER_EDITION_PENALTY = 0.1
 
 
-# An approved term of this many Chinese characters or more is specific enough that a post writing it
+# An approved term of this many Chinese characters or more besides framing, or one fewer when the
+# dictionary does not know it as a word (跑者膝, not 無障礙), is specific enough that a post writing it
 # whole (白沙屯進香, 代管業者, 婚禮產業) is about it, though it may leave a concept of the signature unsaid.
 WHOLE_TERM_MIN_CHARS = 4
 
@@ -299,7 +300,8 @@ class Gate:
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
         self._whole_terms = [(term, whole) for term in signature.written[1:]
-                             if _content_chars(whole := text.fold(term).replace(" ", "")) >= WHOLE_TERM_MIN_CHARS]
+                             if _content_chars(whole := text.fold(term).replace(" ", "")) >= WHOLE_TERM_MIN_CHARS
+                             or (_content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1 and not text.dictionary_frequency(whole))]
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod

@@ -404,3 +404,6 @@ def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
     assert judge.judge("朋友做代管的，說最怕遇到惡房客").reason == OFF_TOPIC
     # a post meeting the signature is eligible in full
     assert not judge.judge("包租代管業者的抽成，房東到底划不划算").weak
+    # a shorter term is specific enough only when it is no word of the dictionary
+    assert gate("想找新竹看跑者膝的物理治療", ["跑者膝", "新竹 物理治療"]).judge("跑者膝做了震波，兩個月後可以重新跑10K").weak
+    assert gate("台中 無障礙 旅館", ["台中 旅館", "無障礙"]).judge("捷運站的無障礙電梯又壞了").reason == OFF_TOPIC
