@@ -134,15 +134,17 @@ _PAGE_TITLE = re.compile(
 # named after it (X路, X街, not X路透, X路徑 or X街拍). When every mention of a named concept reads
 # so, the post is about the other bearer of the name, not the one the brief names. Folded
 # (Simplified) spellings.
-_NAMED_BEFORE = re.compile(r"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
-                           r"|我[^\s，,。！!？?]{0,5}叫"
-                           r"|我们?(?:公司|部门|班上|班|办公室|学校|团队|家|系上|社团)(?:的|新来的|也?有一?个|那个|里的)"
-                           r"|我的?(?:同事|同学|室友|邻居|主管|老板)|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
+# The writer's own circles and the people in them.
+_OUR_PLACES = "公司|部门|班上|班|办公室|学校|团队|系上|社团"
+_MY_PEOPLE = "同事|同学|室友|邻居|主管|老板"
+_NAMED_BEFORE = re.compile(rf"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
+                           rf"|我[^\s，,。！!？?]{{0,5}}叫"
+                           rf"|我们?(?:{_OUR_PLACES}|家)(?:的|新来的|也?有一?个|那个|里的)"
+                           rf"|我的?(?:{_MY_PEOPLE})|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
 # What people call someone (大家都叫他海賊王, 從小被叫豪哥) is that someone's name when the writer
 # tells of a person of their own (我男友, 我同事, 我們公司的); without one, it is the topic's (大家都叫她小戴).
 _CALLED = re.compile(r"(?:叫[他她]|被叫(?:做|成)?)\s*$")
-_SOMEONE_KNOWN = re.compile(r"我的?(?:同事|同学|室友|邻居|主管|老板|男友|女友|男朋友|女朋友|老公|老婆|朋友|儿子|女儿)"
-                            r"|我们?(?:公司|部门|班上|班|办公室|学校|团队|系上|社团)")
+_SOMEONE_KNOWN = re.compile(rf"我的?(?:{_MY_PEOPLE}|男友|女友|男朋友|女朋友|老公|老婆|朋友|儿子|女儿)|我们?(?:{_OUR_PLACES})")
 _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
@@ -157,6 +159,7 @@ _SPELLED_BEFORE = re.compile(r"([a-z][a-z\s-]*[a-z])\s*\(\s*$")
 
 
 def _spelled_otherwise(folded: str, start: int, end: int, expressions: list[str]) -> bool:
+    """Whether a Latin acronym's mention is a unit or spelled out as something the brief does not name."""
     acronym = folded[start:end]
     if not (acronym.isascii() and acronym.isalpha() and len(acronym) <= 5):
         return False
@@ -205,6 +208,12 @@ _SENTENCE = re.compile(r"[^。！？!?；;\n]+")
 def _content_chars(folded: str) -> int:
     """The Chinese characters of a phrase's words besides the framing lexicon's (動畫 of 動畫推薦)."""
     return sum(len(word) for word in text.base_cut(folded) if text.has_cjk(word) and word not in framing_words())
+
+
+def _specific_whole(folded: str) -> bool:
+    """Whether a term written whole is specific enough to be evidence on its own (WHOLE_TERM_MIN_CHARS)."""
+    chars = _content_chars(folded)
+    return chars >= WHOLE_TERM_MIN_CHARS or (chars == WHOLE_TERM_MIN_CHARS - 1 and not text.dictionary_frequency(folded))
 
 
 def _compound_parts(expression: str) -> tuple[str, ...] | None:
@@ -300,8 +309,7 @@ class Gate:
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
         self._whole_terms = [(term, whole) for term in signature.written[1:]
-                             if _content_chars(whole := text.fold(term).replace(" ", "")) >= WHOLE_TERM_MIN_CHARS
-                             or (_content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1 and not text.dictionary_frequency(whole))]
+                             if _specific_whole(whole := text.fold(term).replace(" ", ""))]
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
