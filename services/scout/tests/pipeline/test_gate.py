@@ -394,16 +394,16 @@ def test_an_acronym_spelled_out_as_something_else_or_after_a_quantity_is_that_ot
 
 
 def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
-    # Given a request whose concepts a term's own words leave short (代管業者 is no 包租代管)
-    judge = gate("想了解包租代管這行現在好做嗎？房東跟業者的真實分享", ["包租代管", "租賃管理", "代管業者"])
+    # Given a request whose concepts a term's own words leave short (白沙屯進香 is no 白沙屯媽祖)
+    judge = gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "白沙屯進香", "粉紅超跑"])
     # Then a post writing the term whole is eligible, weakly, with the term as its reason
-    verdict = judge.judge("房子交給代管業者之後，半夜馬桶堵塞再也不用自己處理")
-    assert verdict.accepted and verdict.weak and verdict.reason == "命中搜尋詞：代管業者"
+    verdict = judge.judge("第一次跟白沙屯進香，走到腳起水泡還是很感動")
+    assert verdict.accepted and verdict.weak and verdict.reason == "命中搜尋詞：白沙屯進香"
     # unless it names a place the brief does not, or writes only part of the term
-    assert judge.judge("台中的代管業者抽成比較低，房子交給他們很放心").reason == OFF_TOPIC
-    assert judge.judge("朋友做代管的，說最怕遇到惡房客").reason == OFF_TOPIC
+    assert judge.judge("台中的白沙屯進香團今年人好多，路上都是香燈腳").reason == OFF_TOPIC
+    assert judge.judge("第一次去進香，走到腳起水泡還是很感動").reason == OFF_TOPIC
     # a post meeting the signature is eligible in full
-    assert not judge.judge("包租代管業者的抽成，房東到底划不划算").weak
+    assert not judge.judge("白沙屯媽祖進香第三天，終於走到北港").weak
     # a shorter term is specific enough only when it is no word of the dictionary
     assert gate("想找新竹看跑者膝的物理治療", ["跑者膝", "新竹 物理治療"]).judge("跑者膝做了震波，兩個月後可以重新跑10K").weak
     assert gate("台中 無障礙 旅館", ["台中 旅館", "無障礙"]).judge("捷運站的無障礙電梯又壞了").reason == OFF_TOPIC

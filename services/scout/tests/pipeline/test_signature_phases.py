@@ -94,6 +94,21 @@ def test_a_term_spelling_part_of_an_intent_piece_names_every_concept_it_touches(
     assert {g.expression for g in reading.named} == {text.fold("台北"), text.fold("馬拉松")}
 
 
+
+def test_a_part_of_a_concept_a_term_writes_joined_to_another_is_the_member_s_word_for_it():
+    # 仲介業者 writes 仲介 (of 房屋仲介) beside 業者: the member's own word for the brokerage.
+    sig = build_signature("房屋仲介這行好做嗎 聽聽業者怎麼說", ["房屋仲介", "仲介業者"])
+    brokerage = next(g for g in sig.groups if g.expression == text.fold("房屋仲介"))
+    assert brokerage.required and text.fold("仲介") in brokerage.expressions
+    judge = Gate(sig)
+    assert judge.judge("做仲介第三年，今年成交量掉了快一半，底薪又低").accepted
+    assert judge.judge("房屋稅今年又調了，自住的影響不大").reason == OFF_TOPIC
+    # 泳池 beside 寵物 is what that term searches: a pet post without it is not about the pool.
+    pools = Gate(build_signature("台南 狗狗 游泳池", ["台南 狗狗游泳", "台南 寵物游泳池"]))
+    assert pools.judge("台南寵物美容推薦哪一間？").reason == OFF_TOPIC
+    assert pools.judge("台南那間狗狗游泳池水很乾淨，我家柯基玩到不想走").accepted
+
+
 # ---------------------------------------------------------------- phases 4–5: alternatives, required
 
 def test_a_name_and_its_nickname_are_one_group_of_alternatives():

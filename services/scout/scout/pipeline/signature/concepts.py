@@ -46,6 +46,9 @@ class TermReading:
     own_words: list[str] = field(default_factory=list)  # units naming no intent concept
     # Each unit naming intent groups, and those groups.
     hits: list[tuple[str, list[ConceptGroup]]] = field(default_factory=list)
+    # A stretch of a group's expression the term writes joined to another concept, and that group:
+    # the member's own word for it (代管 of 包租代管 in 代管業者).
+    parts: list[tuple[str, ConceptGroup]] = field(default_factory=list)
 
     def names(self, group: ConceptGroup) -> bool:
         return any(g is group for g in self.named)
@@ -137,6 +140,12 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
                     position = end
                     if at < end and at + len(unit) > start:
                         hit += [g for g in groups if g.expression == piece_unit and g not in hit]
+            # A word joined to a group's word names the one other group it is part of (代管業者).
+            for rest in {_beside(unit, g.expression) for g in hit} - {""}:
+                other = [g for g in groups if g not in hit and rest in g.expression]
+                if len(other) == 1 and text.dictionary_frequency(rest):
+                    hit.append(other[0])
+                    reading.parts.append((rest, other[0]))
         for group in hit:
             if not reading.names(group):
                 reading.named.append(group)
@@ -145,6 +154,14 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
         else:
             reading.own_words.append(unit)
     return reading
+
+
+def _beside(unit: str, expression: str) -> str:
+    """What a unit writes beside an expression it begins or ends with (代管 in 代管業者 for 業者)."""
+    if unit == expression or len(unit) - len(expression) < 2:
+        return ""
+    return unit[len(expression):] if unit.startswith(expression) else (
+        unit[:-len(expression)] if unit.endswith(expression) else "")
 
 
 def can_alias(word: str, group: ConceptGroup, alone: bool = False) -> bool:
@@ -174,6 +191,8 @@ def learn_spellings(readings: list[TermReading]) -> None:
     """Phase 3: a term's shorter spelling of a group becomes one of its expressions (鬼滅 for
     鬼滅之刃; 北馬 across 台北 and 馬拉松); a longer one needs none, the group's word is in it."""
     for reading in readings:
+        for part, group in reading.parts:
+            group.add_alias(part)
         for unit, hit in reading.hits:
             for group in hit:
                 if any(unit == e or e in unit for e in group.expressions):
