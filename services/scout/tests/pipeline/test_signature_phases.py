@@ -284,6 +284,12 @@ def test_a_concept_is_met_by_its_other_words_and_its_kinds_but_a_kind_not_by_the
     assert text.fold("半導體") not in company[text.fold("聯電")][1]
 
 
+def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
+    judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
+    assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
+    assert judge.judge("信義區的公園晚上散步很舒服").reason == OFF_TOPIC
+
+
 def test_two_latin_letters_take_no_other_names_from_the_lexicon():
     groups = known("開拓動漫祭", ["開拓動漫祭", "FF"])
     expressions = groups[text.fold("開拓動漫祭")][1]
