@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -197,7 +198,7 @@ OTHER_EDITION_PENALTY = 0.1
 
 # An approved term of this many Chinese characters or more besides framing, or one fewer when the
 # dictionary does not know it as a word (跑者膝, not 無障礙), is specific enough that a post writing it
-# whole (白沙屯進香, 代管業者, 婚禮產業) is about it, though it may leave a concept of the signature unsaid.
+# whole (白沙屯進香, 婚禮產業) is about it, though it may leave a concept of the signature unsaid.
 WHOLE_TERM_MIN_CHARS = 4
 
 
@@ -302,9 +303,12 @@ class Gate:
         self._places = places()
         place_groups = [g for g in signature.groups if g.expression in self._places]
         self._place_groups = frozenset(id(g) for g in place_groups)
-        self._asked_places = frozenset(self._places[e] for g in place_groups for e in g.expressions
-                                       if e in self._places)
         self._place_lengths = sorted({len(name) for name in self._places})
+        # A brief that asks for no place is about where its names are, if they say (東港 of 東港迎王).
+        self._asked_places = frozenset(self._places[e] for g in place_groups for e in g.expressions
+                                       if e in self._places) or frozenset(
+            place for folded in map(text.fold, signature.written)
+            for place in self._named_places(folded, self._spans(self.tokens(folded))))
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
@@ -393,21 +397,24 @@ class Gate:
         return (not alone and any(s <= start and end <= e and (s == start or e == end) for s, e in spans)) or (
             any(s == start for s, _ in spans) and any(e == end for _, e in spans))
 
-    def _elsewhere(self, folded: str, spans: list[tuple[int, int]]) -> bool:
-        """Whether a post names a place of the lexicon outside the brief's places."""
+    def _named_places(self, folded: str, spans: list[tuple[int, int]]) -> Iterator[str]:
+        """The city or county of each place of the lexicon a text names, as a word of its own."""
         for start in range(len(folded)):
             for length in self._place_lengths:
                 end = start + length
                 whole = self._places.get(folded[start:end])
-                if whole is None or whole in self._asked_places:
+                if whole is None:
                     continue
                 if folded[start].isascii():
                     alone = not folded[start - 1:start].isalnum() and not folded[end:end + 1].isalnum()
                 else:
                     alone = length >= 3 or self._is_word(start, end, spans)
                 if alone:
-                    return True
-        return False
+                    yield whole
+
+    def _elsewhere(self, folded: str, spans: list[tuple[int, int]]) -> bool:
+        """Whether a post names a place of the lexicon outside the brief's places."""
+        return any(whole not in self._asked_places for whole in self._named_places(folded, spans))
 
     def judge(self, body: str) -> Verdict:
         noise = noise_reason(body, self._topic)

@@ -404,6 +404,10 @@ def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
     assert judge.judge("第一次去進香，走到腳起水泡還是很感動").reason == OFF_TOPIC
     # a post meeting the signature is eligible in full
     assert not judge.judge("白沙屯媽祖進香第三天，終於走到北港").weak
+    # and a brief that asks for no place is about the place its name says (東港 of 東港黑鮪魚季)
+    tuna = gate("東港黑鮪魚季 拍賣", ["東港黑鮪魚季", "黑鮪魚季 拍賣"])
+    assert tuna.judge("黑鮪魚季拍賣現場好熱鬧，東港漁港擠滿人").weak
+    assert tuna.judge("黑鮪魚季拍賣現場好熱鬧，基隆漁港擠滿人").reason == OFF_TOPIC
     # a shorter term is specific enough only when it is no word of the dictionary
     assert gate("想找新竹看跑者膝的物理治療", ["跑者膝", "新竹 物理治療"]).judge("跑者膝做了震波，兩個月後可以重新跑10K").weak
     assert gate("台中 無障礙 旅館", ["台中 旅館", "無障礙"]).judge("捷運站的無障礙電梯又壞了").reason == OFF_TOPIC
