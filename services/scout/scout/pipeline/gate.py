@@ -178,6 +178,24 @@ def _spelled_otherwise(folded: str, start: int, end: int, expressions: list[str]
     return False
 
 
+# A title that reads as an amount (96分鐘, 52赫茲) is that amount after a verb of doing (慢跑96分鐘) or
+# having done (誤點了96分鐘), not after one of watching, hearing, reading or playing (看了96分鐘).
+_AMOUNT = re.compile(r"\d+(?:分钟|小时|秒钟?|天|年|岁|个月|周|公里|公尺|公斤|赫兹|次)")
+_WORK_VERBS = frozenset(text.fold(w) for w in ("看", "追", "聽", "讀", "玩", "刷", "二刷", "重看", "看完", "推", "買"))
+
+
+def _amount(folded: str, start: int, end: int, tokens: list[str], spans: list[tuple[int, int]]) -> bool:
+    """Whether a mention of a title written as an amount is an amount of something done."""
+    if not _AMOUNT.fullmatch(folded[start:end]):
+        return False
+    before = [token for token, (_, stop) in zip(tokens, spans) if stop <= start and token.strip()]
+    done = bool(before) and before[-1] == "了"
+    if done:
+        before.pop()
+    return bool(before) and before[-1] not in _WORK_VERBS and (
+        done or (text.dictionary_tag(before[-1]) or "").startswith("v"))
+
+
 # A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's
 # own shop is called so too: it only ranks lower.
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
@@ -447,7 +465,8 @@ class Gate:
             named = [(s, e) for s, e in named if not any(
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
             if group.required and all(_named_otherwise(folded, start, end, group.entity)
-                                      or _spelled_otherwise(folded, start, end, group.expressions) for start, end in named):
+                                      or _spelled_otherwise(folded, start, end, group.expressions)
+                                      or _amount(folded, start, end, tokens, spans) for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)

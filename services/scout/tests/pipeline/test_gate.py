@@ -393,6 +393,15 @@ def test_an_acronym_spelled_out_as_something_else_or_after_a_quantity_is_that_ot
     assert awards.judge("Golden Melody Awards (GMA) red carpet looks were bland this year").accepted
 
 
+
+def test_a_title_written_as_an_amount_is_that_amount_after_a_verb_of_doing():
+    judge = gate("100公里 電影 心得", ["100公里", "100 Kilometers"])
+    assert judge.judge("今天騎了100公里，腿好痠").reason == OFF_TOPIC
+    assert judge.judge("週末慢跑100公里的目標失敗了").reason == OFF_TOPIC
+    assert judge.judge("看了100公里，最後那段公路戲好哭").accepted
+    assert judge.judge("電影100公里的配樂好好聽，散場還在哼").accepted
+    assert judge.judge("《100公里》的結局我想了一整晚").accepted
+
 def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
     # Given a request whose concepts a term's own words leave short (白沙屯進香 is no 白沙屯媽祖)
     judge = gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "白沙屯進香", "粉紅超跑"])
