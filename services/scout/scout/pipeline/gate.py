@@ -27,6 +27,7 @@ NOISE_EMPTY, NOISE_HASHTAGS, NOISE_AD, NOISE_NAVIGATION, OFF_TOPIC = (
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _TAG_OR_MENTION = re.compile(r"[#＃][^\s#＃]+|@[\w.]+")
 _SCRIPT_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[a-z0-9])")
+_DOT_JOINT = re.compile(r"\.(?=[a-z])")
 _CONTENT_CHAR = re.compile(r"[\w\u3400-\u9fff]")
 # A post with something to say about the topic, rather than a line naming it, gains up to this
 # much, in full from this many letters or characters.
@@ -336,9 +337,10 @@ class Gate:
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
-        # Spaces inside an expression, and where Latin letters or digits meet Chinese (50 嵐 for
-        # 50嵐, iPhone 手機), are optional in the post, or a colon, dot or dash (F1：狂速飆風).
-        parts = [re.escape(p) for p in _SCRIPT_BOUNDARY.sub(" ", expression).split(" ") if p]
+        # Spaces inside an expression, where Latin letters or digits meet Chinese (50 嵐 for
+        # 50嵐, iPhone 手機) and after a dot between letters (Dr. Wu for Dr.Wu), are optional in
+        # the post, or a colon, dot or dash (F1：狂速飆風).
+        parts = [re.escape(p) for p in _DOT_JOINT.sub(". ", _SCRIPT_BOUNDARY.sub(" ", expression)).split(" ") if p]
         body = r"[\s:·・-]*".join(parts)
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (

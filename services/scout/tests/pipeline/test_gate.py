@@ -61,6 +61,12 @@ def test_latin_words_and_numbers_stand_alone():
     assert judge.judge("iPhone 16 Pro用了一年，電池健康度剩92%").reason == OFF_TOPIC
 
 
+def test_a_space_after_a_dot_in_a_latin_name_is_optional():
+    judge = gate("St.Ives 磨砂膏 心得", ["St.Ives", "St.Ives 磨砂膏"])
+    assert judge.judge("St. Ives apricot scrub is too harsh for my skin").accepted
+    assert judge.judge("St.Ives 的杏桃磨砂膏用了一個月").accepted
+
+
 def test_a_latin_word_matches_its_plural_and_nothing_longer():
     judge = gate("foldable phone", ["foldable"])
     assert judge.judge("Foldables finally feel mainstream, my mom just bought one").accepted
