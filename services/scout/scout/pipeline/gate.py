@@ -213,6 +213,9 @@ MISSED_CONCEPT_PENALTY = 0.15
 # post is most often about another edition (last year's 燈會, the first season), so it ranks lower.
 _EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+")
 OTHER_EDITION_PENALTY = 0.1
+# A year a post looks back to (2019年那屆, 翻到2023年的照片), where the brief names no edition, is a past one.
+_LOOKING_BACK = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])[^，,。！!？?\n]{0,12}(?:那届|那年|那次|那时|那场)"
+                           r"|(?:回顾|翻到|怀念)[^，,。！!？?\n]{0,6}(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
 
 
 # An approved term of this many Chinese characters or more besides framing, or one fewer when the
@@ -513,6 +516,8 @@ class Gate:
         if self._editions:
             editions = _editions(folded)
             relevance -= OTHER_EDITION_PENALTY if editions and not editions & self._editions else 0.0
+        elif _LOOKING_BACK.search(folded):
+            relevance -= OTHER_EDITION_PENALTY
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),

@@ -210,6 +210,12 @@ def test_a_post_about_another_year_or_season_ranks_lower():
     assert this_year.relevance > last_year.relevance and undated.relevance > last_year.relevance
     series = gate("我們與惡的距離第二季", ["我們與惡的距離"])
     assert series.judge("我們與惡的距離第一季重看還是好痛").relevance < series.judge("我們與惡的距離第二季重看還是好痛").relevance
+    # a brief naming no edition: a post looking back to a year is about a past one
+    fest = gate("大港開唱 心得", ["大港開唱"])
+    looking_back = fest.judge("翻到2019年大港開唱的照片，那時候還能擠到最前面")
+    assert looking_back.accepted
+    assert looking_back.relevance < fest.judge("大港開唱的照片整理好了，這次還能擠到最前面").relevance
+    assert fest.judge("大港開唱2019那屆的卡司好強").relevance < fest.judge("大港開唱的卡司今年好強").relevance
 
 
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
