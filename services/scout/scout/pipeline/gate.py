@@ -209,9 +209,11 @@ MANY_CONCEPTS = 4
 MISSED_CONCEPT_PENALTY = 0.15
 
 
-# A year or season of its own (2025, 第一季): where the brief names one and a post only others, the
-# post is most often about another edition (last year's 燈會, the first season), so it ranks lower.
-_EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+")
+# A year or season of its own (2025, 第一季, or a year of the Republic before what it dates: 114學測,
+# 115學年度): where the brief names one and a post only others, the post is most often about another
+# edition (last year's 燈會, the first season), so it ranks lower.
+_EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+"
+                      r"|(?<![0-9])1[0-2][0-9](?=\s?(?:年|学年|学测|统测|会考|分科|指考|国考|高普考))")
 OTHER_EDITION_PENALTY = 0.1
 # A year a post looks back to (2019年那屆, 翻到2023年的照片), where the brief names no edition, is a past one.
 _LOOKING_BACK = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])[^，,。！!？?\n]{0,12}(?:那届|那年|那次|那时|那场)"

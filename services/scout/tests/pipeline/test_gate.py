@@ -210,6 +210,9 @@ def test_a_post_about_another_year_or_season_ranks_lower():
     assert this_year.relevance > last_year.relevance and undated.relevance > last_year.relevance
     series = gate("我們與惡的距離第二季", ["我們與惡的距離"])
     assert series.judge("我們與惡的距離第一季重看還是好痛").relevance < series.judge("我們與惡的距離第二季重看還是好痛").relevance
+    # a year of the Republic dates an edition too (115 is 2026)
+    exam = gate("2026 統測 心得", ["2026統測", "115統測"])
+    assert exam.judge("114統測的數學好難，考完直接哭").relevance < exam.judge("115統測的數學好難，考完直接哭").relevance
     # a brief naming no edition: a post looking back to a year is about a past one
     fest = gate("大港開唱 心得", ["大港開唱"])
     looking_back = fest.judge("翻到2019年大港開唱的照片，那時候還能擠到最前面")
