@@ -197,6 +197,17 @@ def _amount(folded: str, start: int, end: int, tokens: list[str], spans: list[tu
         done or (text.dictionary_tag(before[-1]) or "").startswith("v"))
 
 
+# A name the member only ever capitalized (Decathlon, Ratatouille, GEM) that a post writes in lower case
+# alone is as often the common word (a decathlon, a ratatouille, a Ruby gem): the post ranks lower.
+LOWERCASE_PENALTY = 0.05
+
+
+def _only_lowercase(body: str, words: list[str]) -> bool:
+    """Whether a post writes every mention of these Latin words in lower case."""
+    return all(m.group(0).islower() for w in words
+               for m in re.finditer(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", body, re.IGNORECASE))
+
+
 # A shop called by the name (阿滴水果行, 星宇咖啡館) is most often another bearer of it, but a brand's
 # own shop is called so too: it only ranks lower.
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
@@ -338,6 +349,10 @@ class Gate:
         self._searched = [term for term in signature.terms if term]
         self._whole_terms = [(term, whole) for term in signature.written[1:]
                              if _specific_whole(whole := text.fold(term).replace(" ", ""))]
+        # Latin words of the brief the member only ever capitalized (Decathlon, GEM), see _only_lowercase.
+        latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))
+        self._capitalized = frozenset(w.lower() for w in latin if not w.islower() and w.lower() in signature.words) \
+            - {w for w in latin if w.islower()}
         self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
@@ -456,6 +471,7 @@ class Gate:
         sufficient_hits = 0
         placed = shop_named = False
         missed = 0
+        lowered = 0
         hit_groups: set[int] = set()
         implied = self._implied(folded)
         for index, group in enumerate(self.signature.groups):
@@ -491,6 +507,7 @@ class Gate:
             aliases = [self.signature.label(e) for e in hit if e != group.expression
                        and not (positions[group.expression] and group.expression in e)]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
+            lowered += all(e in self._capitalized for e in hit) and _only_lowercase(body, hit)
 
         sufficient = len(self.signature.sufficient)
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (
@@ -515,6 +532,7 @@ class Gate:
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
         relevance -= MISSED_CONCEPT_PENALTY * missed
+        relevance -= LOWERCASE_PENALTY if lowered else 0.0
         if self._editions:
             editions = _editions(folded)
             relevance -= OTHER_EDITION_PENALTY if editions and not editions & self._editions else 0.0

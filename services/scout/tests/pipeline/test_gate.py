@@ -221,6 +221,16 @@ def test_a_post_about_another_year_or_season_ranks_lower():
     assert fest.judge("大港開唱2019那屆的卡司好強").relevance < fest.judge("大港開唱的卡司今年好強").relevance
 
 
+
+def test_a_name_the_member_capitalized_written_only_in_lower_case_ranks_lower():
+    judge = gate("Coach 包包 心得", ["Coach", "Coach 包包"])
+    lower = judge.judge("健身房的 coach 說我深蹲的姿勢要再調整")
+    assert lower.accepted
+    assert lower.relevance < judge.judge("健身房的 Coach 說我深蹲的姿勢要再調整").relevance
+    # a member who writes the name in lower case too says nothing by its case
+    casual = gate("coach 包包 心得", ["Coach", "coach 包包"])
+    assert casual.judge("新買的 coach 托特包好能裝").relevance == casual.judge("新買的 Coach 托特包好能裝").relevance
+
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
     judge = gate("怪獸8號", ["怪獸8號"])
     talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")
