@@ -143,6 +143,8 @@ _NAMED_BEFORE = re.compile(rf"(?:取名|(?<!本)名叫|名字叫|名字也叫|�
                            rf"|我[^\s，,。！!？?]{{0,5}}叫"
                            rf"|我们?(?:{_OUR_PLACES}|家)(?:的|新来的|也?有一?个|那个|里的)"
                            rf"|我的?(?:{_MY_PEOPLE})|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")
+# A thing in the style of it (護理師造型的服裝, 無印良品風格民宿) is a likeness, not it.
+_LIKENESS_AFTER = re.compile(r"\s?(?:造型|风格)")
 # What people call someone (大家都叫他海賊王, 從小被叫豪哥) is that someone's name when the writer
 # tells of a person of their own (我男友, 我同事, 我們公司的); without one, it is the topic's (大家都叫她小戴).
 _CALLED = re.compile(r"(?:叫[他她]|被叫(?:做|成)?)\s*$")
@@ -272,6 +274,7 @@ def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bo
     """A mention read as another bearer's name; a common word is never a street's (婚紗街)."""
     before = folded[max(start - 10, 0):start]
     return bool(_NAMED_BEFORE.search(before) or (name and _NAMED_AFTER.match(folded[end:end + 20]))
+                or _LIKENESS_AFTER.match(folded, end)
                 or (_CALLED.search(before) and _SOMEONE_KNOWN.search(folded)))
 
 

@@ -145,6 +145,14 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     assert judge.judge("我們公司的人都在看小戴的比賽，午休全員停工").accepted
 
 
+
+def test_a_thing_in_the_style_of_it_is_a_likeness_not_it():
+    judge = gate("消防員 工作 心得", ["消防員", "消防員 工作"])
+    assert judge.judge("萬聖節買了消防員造型的衣服給小孩，超可愛").reason == OFF_TOPIC
+    assert judge.judge("當消防員第三年，出勤完回來還要寫報告").accepted
+    brand = gate("宜家家居", ["宜家家居", "IKEA"])
+    assert brand.judge("這間民宿走宜家家居風格，房間很簡約").reason == OFF_TOPIC
+
 def test_a_common_word_given_as_a_name_is_not_the_thing_but_a_street_of_it_still_is():
     judge = gate("麻糬", ["麻糬"])
     assert judge.judge("我家的貓取名麻糬，每天都黏著我").reason == OFF_TOPIC
