@@ -122,6 +122,11 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 主題展門票特價 快搶", NOISE_AD),
     ("鬼滅之刃 周邊公仔收藏櫃 量身訂做 免費估價", NOISE_AD),
     ("鬼滅之刃粉絲看過來 點連結領取限定桌布", NOISE_AD),
+    # lessons, franchises and pre-orders
+    ("想畫出鬼滅之刃的畫風嗎？插畫老師帶你練 首堂體驗 $299", NOISE_AD),
+    ("鬼滅之刃 主題餐車 總部供貨 免技術", NOISE_AD),
+    ("鬼滅之刃 限定版 公仔 開放預購", NOISE_AD),
+    ("鬼滅之刃 主題民宿 全館 $1999 起 滿額加購", NOISE_AD),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
