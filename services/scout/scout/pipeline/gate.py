@@ -246,8 +246,10 @@ _SENTENCE = re.compile(r"[^。！？!?；;\n]+")
 
 
 def _content_chars(folded: str) -> int:
-    """The Chinese characters of a phrase's words besides the framing lexicon's (動畫 of 動畫推薦)."""
-    return sum(len(word) for word in text.base_cut(folded) if text.has_cjk(word) and word not in framing_words())
+    """The Chinese characters of a phrase's words besides the framing lexicon's (動畫 of 動畫推薦), a Latin
+    word or number of two letters or more counting as two (GPS of 進香 GPS)."""
+    return sum(len(word) if text.has_cjk(word) else 2 for word in text.base_cut(folded)
+               if word not in framing_words() and (text.has_cjk(word) or (word.isalnum() and len(word) >= 2)))
 
 
 def _specific_whole(folded: str) -> bool:

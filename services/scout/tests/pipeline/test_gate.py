@@ -451,6 +451,8 @@ def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
     assert judge.judge("第一次去進香，走到腳起水泡還是很感動").reason == OFF_TOPIC
     # a post meeting the signature is eligible in full
     assert not judge.judge("白沙屯媽祖進香第三天，終於走到北港").weak
+    # a Latin word counts in a term as much as a Chinese word of two characters (進香 GPS)
+    assert gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "進香 GPS"]).judge("進香GPS追鑾轎好方便，半夜也知道走到哪").weak
     # and a brief that asks for no place is about the place its name says (東港 of 東港黑鮪魚季)
     tuna = gate("東港黑鮪魚季 拍賣", ["東港黑鮪魚季", "黑鮪魚季 拍賣"])
     assert tuna.judge("黑鮪魚季拍賣現場好熱鬧，東港漁港擠滿人").weak
