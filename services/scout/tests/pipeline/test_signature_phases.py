@@ -109,6 +109,16 @@ def test_a_part_of_a_concept_a_term_writes_joined_to_another_is_the_member_s_wor
     assert pools.judge("台南那間狗狗游泳池水很乾淨，我家柯基玩到不想走").accepted
 
 
+
+def test_a_name_in_the_other_script_names_the_whole_intent_piece_of_what_is_searched_most():
+    # TotK stands for 王國之淚, which the other terms search most, and so for the piece it is
+    # written in, 薩爾達王國之淚: a post writing TotK alone names the game.
+    sig = build_signature("請問薩爾達王國之淚現在還值得買嗎？Switch 2 版畫面有變好嗎",
+                          ["薩爾達 王國之淚", "TotK", "王國之淚 Switch 2 畫面"])
+    assert all("totk" in g.expressions for g in sig.groups if g.expression in (text.fold("薩爾達"), text.fold("王國之淚")))
+    assert Gate(sig).judge("TotK 的究極手玩法真的太自由了，蓋車蓋到停不下來").accepted
+
+
 # ---------------------------------------------------------------- phases 4–5: alternatives, required
 
 def test_a_name_and_its_nickname_are_one_group_of_alternatives():

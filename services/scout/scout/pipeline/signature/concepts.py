@@ -442,7 +442,10 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
         # (王國之淚, 飲食男女), when that is clear.
         searched = sorted(((sum(1 for r in readings if r.names(g)), i) for i, g in enumerate(left_out)), reverse=True)
         if searched[0][0] > searched[1][0]:
-            return [left_out[searched[0][1]]]
+            chosen = left_out[searched[0][1]]
+            # In the other script, it names the whole intent piece of that one (MH Wilds: 魔物獵人荒野).
+            return [g for g in left_out if g.piece == chosen.piece and _scripts_differ(word, g.expression)] \
+                if _scripts_differ(word, chosen.expression) else [chosen]
     return []
 
 
