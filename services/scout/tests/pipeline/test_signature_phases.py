@@ -31,6 +31,11 @@ def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+def test_a_character_that_makes_a_name_of_a_number_stays_with_it_but_an_amount_s_does_not():
+    assert units("8強 賽程") == [text.fold("8強"), text.fold("賽程")]
+    assert units("2026年 燈會") == ["2026", text.fold("燈會")]
+
+
 def test_loose_characters_beside_a_place_or_a_term_s_word_are_not_glued_to_it():
     assert units("有人抽中台南社會住宅嗎", ["社會住宅"]) == [text.fold("台南"), text.fold("社會住宅")]
     assert units("今年高普考考完了", ["高普考"]) == [text.fold("高普考")]

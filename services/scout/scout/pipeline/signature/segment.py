@@ -80,6 +80,14 @@ def content_words(latin: str) -> list[str]:
     return [w for w in latin.split() if w not in _LATIN_GLUE]
 
 
+# A character after a number that makes a name of it (12強, 4強), rather than an amount or a time (3天, 2026年).
+_AMOUNT_TAGS = frozenset({"m", "q", "t"})
+
+
+def _ranks_a_number(char: str) -> bool:
+    return text.dictionary_tag(char) not in _AMOUNT_TAGS and char not in "时分秒"
+
+
 def _dictionary_word(token: str) -> bool:
     return len(token) >= 2 and text.dictionary_frequency(token) > 0
 
@@ -272,6 +280,8 @@ class Segmenter:
                 continue
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
+                    units[-1] += run
+                elif units and units[-1].isdigit() and _ranks_a_number(run):
                     units[-1] += run
             elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
                 pass  # a verb or particle beside a word of the terms or a place
