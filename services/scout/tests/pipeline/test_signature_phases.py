@@ -305,6 +305,13 @@ def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     assert judge.judge("信義區的公園晚上散步很舒服").reason == OFF_TOPIC
 
 
+
+def test_a_concept_cut_in_several_groups_is_met_by_its_other_words_and_kinds_whole():
+    # 寵物友善 is cut into 寵物 and 友善; a post saying 可以帶狗 instead says both
+    judge = Gate(build_signature("新竹 寵物友善 咖啡廳", ["新竹 咖啡廳", "新竹 寵物友善"]))
+    assert judge.judge("新竹這間可以帶狗，老闆還準備了水碗").accepted
+    assert judge.judge("新竹今天好冷，想找個地方坐").reason == OFF_TOPIC
+
 def test_two_latin_letters_take_no_other_names_from_the_lexicon():
     groups = known("開拓動漫祭", ["開拓動漫祭", "FF"])
     expressions = groups[text.fold("開拓動漫祭")][1]

@@ -11,7 +11,8 @@ its own:
 5. `concepts.mark_required` / `broader_only` — which groups must all be hit; `term_concepts` —
    what each term searches, one of which a post names whole;
 6. `concepts.widen` — each group also met by the other names and kinds the lexicons know;
-   `name_cut_pieces` — an intent piece cut in several groups also by the other names of it whole.
+   `name_cut_pieces` — an intent piece cut in several groups also by the other names of it whole,
+   and by the other words and kinds of a concept its groups make together.
 
 The lexicons (`aliases.txt`, `synonyms.txt`) also tell phases 3 and 4 which words are one thing.
 """
@@ -51,6 +52,6 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     concepts.broader_only(groups, words)
     searched = concepts.term_concepts(groups, readings)
     concepts.widen(groups, names, words)
-    concepts.name_cut_pieces(groups, [*intent_pieces, *(p for pieces in term_pieces for p in pieces)], names)
+    concepts.name_cut_pieces(groups, [*intent_pieces, *(p for pieces in term_pieces for p in pieces)], names, words)
     return TopicSignature(groups=tuple(groups), phrases=tuple(p.text for p in intent_pieces),
                           written=(intent, *terms), refinements=tuple(refinements), terms=searched)

@@ -575,18 +575,26 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                     group.add_alias(sense)
 
 
-def name_cut_pieces(groups: list[ConceptGroup], pieces: list[Piece], names: AliasLexicon) -> None:
+def name_cut_pieces(groups: list[ConceptGroup], pieces: list[Piece], names: AliasLexicon,
+                    words: AliasLexicon | None = None) -> None:
     """Phase 6: a piece of the intent or of a term cut into several groups (台北 國際 電玩展) that
     is, whole, a name of the alias lexicon is also written by that name's other names, which no
-    cut of them finds in a post (Taipei Game Show): each group of the piece takes them."""
+    cut of them finds in a post (Taipei Game Show): each group of the piece takes them. So does a
+    run of its units that is a concept of the synonym lexicon, with its other words and kinds
+    (寵物 友善: pet friendly, 可以帶狗)."""
     for piece in pieces:
         if len(piece.units) < 2:
             continue
-        others = [text.fold(name) for name in names.others(text.fold(piece.text))]
-        for group in groups:
-            if others and any(unit in group.expressions for unit in piece.units):
-                for name in others:
-                    group.add_alias(name)
+        runs = [(piece.units, [text.fold(name) for name in names.others(text.fold(piece.text))])]
+        if words is not None:
+            runs += [(piece.units[i:j], [text.fold(w) for w in (*words.others(joined), *words.kinds(joined))])
+                     for i in range(len(piece.units)) for j in range(i + 2, len(piece.units) + 1)
+                     if (joined := "".join(piece.units[i:j]))]
+        for units, others in runs:
+            for group in groups:
+                if others and any(unit in group.expressions for unit in units):
+                    for name in others:
+                        group.add_alias(name)
 
 
 def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
