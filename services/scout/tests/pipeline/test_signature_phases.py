@@ -31,6 +31,11 @@ def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+def test_a_concept_the_synonym_lexicon_knows_searched_on_its_own_stays_whole():
+    # 物理治療師 is not 物理 (physics) and 治療師
+    assert units("物理治療師 就業", ["物理治療師", "PT"]) == [text.fold("物理治療師"), text.fold("就業")]
+
+
 def test_a_character_that_makes_a_name_of_a_number_stays_with_it_but_an_amount_s_does_not():
     assert units("8強 賽程") == [text.fold("8強"), text.fold("賽程")]
     assert units("2026年 燈會") == ["2026", text.fold("燈會")]

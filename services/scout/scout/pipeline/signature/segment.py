@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from scout.pipeline import text
-from scout.pipeline.aliases import lexicon, places
+from scout.pipeline.aliases import lexicon, places, synonyms
 
 _LEXICON_FILE = Path(__file__).with_name("framing.txt")
 _TITLES_FILE = Path(__file__).with_name("titles.txt")
@@ -164,7 +164,7 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
         if not chunk or (is_framing(chunk) and (chunk not in alone or chunk in framing_words())):
             continue
         named = chunk in alone or any(chunk != other and chunk in other for other in every)
-        parts = None if chunk.isascii() or chunk in marked or (
+        parts = None if chunk.isascii() or chunk in marked or (chunk in alone and _known_concept(chunk)) or (
             named and (len(chunk) <= WHOLE_MAX_CHARS or _known_name(chunk))) else compound_parts(chunk)
         if parts and named and any(is_framing(p) and p not in framing_words() for p in parts):
             # A name searched on its own that the dictionary would cut into a word it files as a
@@ -179,6 +179,11 @@ def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[st
             if not _dictionary_word(chunk):
                 names.append(chunk)
     return list(dict.fromkeys(words + names)), list(dict.fromkeys(names))
+
+
+def _known_concept(chunk: str) -> bool:
+    """A concept of the synonym lexicon with other words or kinds (物理治療師, 親子友善)."""
+    return bool(synonyms().others(chunk) or synonyms().kinds(chunk))
 
 
 def _known_name(chunk: str) -> bool:
