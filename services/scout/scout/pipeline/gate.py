@@ -275,7 +275,7 @@ def _editions(folded: str) -> set[str]:
 
 
 def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
-    """A mention read as another bearer's name; a common word is never a street's (婚紗街)."""
+    """A mention read as another bearer's name or a likeness; a common word is never a street's (婚紗街)."""
     before = folded[max(start - 10, 0):start]
     return bool(_NAMED_BEFORE.search(before) or (name and _NAMED_AFTER.match(folded[end:end + 20]))
                 or _LIKENESS_AFTER.match(folded, end)

@@ -150,7 +150,6 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
     assert judge.judge("我們公司的人都在看小戴的比賽，午休全員停工").accepted
 
 
-
 def test_a_thing_in_the_style_of_it_is_a_likeness_not_it():
     judge = gate("消防員 工作 心得", ["消防員", "消防員 工作"])
     assert judge.judge("萬聖節買了消防員造型的衣服給小孩，超可愛").reason == OFF_TOPIC
@@ -232,7 +231,6 @@ def test_a_post_about_another_year_or_season_ranks_lower():
     assert looking_back.accepted
     assert looking_back.relevance < fest.judge("大港開唱的照片整理好了，這次還能擠到最前面").relevance
     assert fest.judge("大港開唱2019那屆的卡司好強").relevance < fest.judge("大港開唱的卡司今年好強").relevance
-
 
 
 def test_a_name_the_member_capitalized_written_only_in_lower_case_ranks_lower():
@@ -429,7 +427,6 @@ def test_an_acronym_spelled_out_as_something_else_or_after_a_quantity_is_that_ot
     awards = gate("金曲獎", ["金曲獎", "GMA", "Golden Melody Awards"])
     assert awards.judge("今天 Good Morning America (GMA) 上節目的那個樂團好帥").reason == OFF_TOPIC
     assert awards.judge("Golden Melody Awards (GMA) red carpet looks were bland this year").accepted
-
 
 
 def test_a_title_written_as_an_amount_is_that_amount_after_a_verb_of_doing():

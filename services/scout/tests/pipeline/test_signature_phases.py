@@ -104,7 +104,6 @@ def test_a_term_spelling_part_of_an_intent_piece_names_every_concept_it_touches(
     assert {g.expression for g in reading.named} == {text.fold("台北"), text.fold("馬拉松")}
 
 
-
 def test_a_part_of_a_concept_a_term_writes_joined_to_another_is_the_member_s_word_for_it():
     # 仲介業者 writes 仲介 (of 房屋仲介) beside 業者: the member's own word for the brokerage.
     sig = build_signature("房屋仲介這行好做嗎 聽聽業者怎麼說", ["房屋仲介", "仲介業者"])
@@ -117,7 +116,6 @@ def test_a_part_of_a_concept_a_term_writes_joined_to_another_is_the_member_s_wor
     pools = Gate(build_signature("台南 狗狗 游泳池", ["台南 狗狗游泳", "台南 寵物游泳池"]))
     assert pools.judge("台南寵物美容推薦哪一間？").reason == OFF_TOPIC
     assert pools.judge("台南那間狗狗游泳池水很乾淨，我家柯基玩到不想走").accepted
-
 
 
 def test_a_name_in_the_other_script_names_the_whole_intent_piece_of_what_is_searched_most():
@@ -308,7 +306,6 @@ def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
     assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
     assert judge.judge("信義區的公園晚上散步很舒服").reason == OFF_TOPIC
-
 
 
 def test_a_concept_cut_in_several_groups_is_met_by_its_other_words_and_kinds_whole():

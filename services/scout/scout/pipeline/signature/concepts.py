@@ -13,6 +13,7 @@ in the intent, 台劇 beside the term 想見你) adds to the score, as does a wo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from scout.pipeline import glosses, romanize, text
@@ -576,7 +577,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
 
 
 def name_cut_pieces(groups: list[ConceptGroup], pieces: list[Piece], names: AliasLexicon,
-                    words: AliasLexicon | None = None) -> None:
+                    words: AliasLexicon) -> None:
     """Phase 6: a piece of the intent or of a term cut into several groups (台北 國際 電玩展) that
     is, whole, a name of the alias lexicon is also written by that name's other names, which no
     cut of them finds in a post (Taipei Game Show): each group of the piece takes them. So does a
@@ -585,16 +586,20 @@ def name_cut_pieces(groups: list[ConceptGroup], pieces: list[Piece], names: Alia
     for piece in pieces:
         if len(piece.units) < 2:
             continue
-        runs = [(piece.units, [text.fold(name) for name in names.others(text.fold(piece.text))])]
-        if words is not None:
-            runs += [(piece.units[i:j], [text.fold(w) for w in (*words.others(joined), *words.kinds(joined))])
-                     for i in range(len(piece.units)) for j in range(i + 2, len(piece.units) + 1)
-                     if (joined := "".join(piece.units[i:j]))]
+        runs = [(piece.units, names.others(text.fold(piece.text))), *_concept_runs(piece.units, words)]
         for units, others in runs:
             for group in groups:
-                if others and any(unit in group.expressions for unit in units):
+                if any(unit in group.expressions for unit in units):
                     for name in others:
-                        group.add_alias(name)
+                        group.add_alias(text.fold(name))
+
+
+def _concept_runs(units: tuple[str, ...], words: AliasLexicon) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each run of two units or more, with the other words and kinds the synonym lexicon gives it whole."""
+    for start in range(len(units)):
+        for end in range(start + 2, len(units) + 1):
+            whole = "".join(units[start:end])
+            yield units[start:end], (*words.others(whole), *words.kinds(whole))
 
 
 def _other_names(expression: str, group: ConceptGroup, names: AliasLexicon) -> list[str]:
