@@ -36,9 +36,11 @@ def test_a_concept_the_synonym_lexicon_knows_searched_on_its_own_stays_whole():
     assert units("物理治療師 就業", ["物理治療師", "PT"]) == [text.fold("物理治療師"), text.fold("就業")]
 
 
-def test_a_character_that_makes_a_name_of_a_number_stays_with_it_but_an_amount_s_does_not():
+def test_a_character_that_makes_a_name_of_a_number_stays_with_it_and_an_amount_is_no_unit():
     assert units("8強 賽程") == [text.fold("8強"), text.fold("賽程")]
     assert units("2026年 燈會") == ["2026", text.fold("燈會")]
+    # a date or an amount is no topic, a year is
+    assert units("7月26號 罷免 投票") == [text.fold("罷免"), text.fold("投票")]
 
 
 def test_loose_characters_beside_a_place_or_a_term_s_word_are_not_glued_to_it():
