@@ -64,17 +64,18 @@ def base_cut(folded: str) -> list[str]:
 
 def tokenizer_with(words: list[str], extra: dict[str, int] | None = None) -> jieba.Tokenizer:
     """A tokenizer knowing the base dictionary plus `words` (a signature's entities and concepts),
-    kept whole, and `extra` words at the frequencies given."""
+    kept whole, and `extra` words at the frequencies given. Latin words are left out: jieba keeps a
+    run of letters whole unless a word of its dictionary is inside it (to of toyota, or of gogoro)."""
     base = _base()
     tokenizer = jieba.Tokenizer()
     tokenizer.FREQ = dict(base.FREQ)
     tokenizer.total = base.total
     tokenizer.initialized = True
     for word, freq in (extra or {}).items():
-        if len(word) >= 2 and word not in words and tokenizer.FREQ.get(word, 0) < freq:
+        if len(word) >= 2 and not word.isascii() and word not in words and tokenizer.FREQ.get(word, 0) < freq:
             tokenizer.add_word(word, freq=freq)
     for word in words:
-        if len(word) >= 2 and tokenizer.FREQ.get(word, 0) < _SIGNATURE_WORD_FREQ:
+        if len(word) >= 2 and not word.isascii() and tokenizer.FREQ.get(word, 0) < _SIGNATURE_WORD_FREQ:
             tokenizer.add_word(word, freq=_SIGNATURE_WORD_FREQ)
     return tokenizer
 

@@ -31,6 +31,11 @@ def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+def test_a_latin_word_is_never_cut_at_a_framing_word_inside_it():
+    # "to" and "or" are framing words; Toyota and Gogoro are not cut at them
+    assert units("想買Toyota跟Gogoro新車", ["RAV4 交車"]) == ["toyota", "gogoro", text.fold("新車")]
+
+
 def test_a_concept_the_synonym_lexicon_knows_searched_on_its_own_stays_whole():
     # 物理治療師 is not 物理 (physics) and 治療師
     assert units("物理治療師 就業", ["物理治療師", "PT"]) == [text.fold("物理治療師"), text.fold("就業")]
