@@ -159,7 +159,9 @@ _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是�
 # Good Morning America (GMA). Spelled out as nothing the brief names, it is that other thing; and
 # after a quantity (400 IU, not 2026 WBC) it is a unit.
 _QUANTITY_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,.]*)\s*$")
-_YEAR_NUMBER = re.compile(r"(?:19|20)\d\d")
+# A year of its own: 2025, not 12025 or 20251.
+_YEAR = r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])"
+_YEAR_NUMBER = re.compile(_YEAR)
 _SPELLED_AFTER = re.compile(r"\s*\(\s*([a-z][a-z\s-]*[a-z])\s*\)")
 _SPELLED_BEFORE = re.compile(r"([a-z][a-z\s-]*[a-z])\s*\(\s*$")
 
@@ -227,12 +229,12 @@ MISSED_CONCEPT_PENALTY = 0.15
 # A year or season of its own (2025, 第一季, or a year of the Republic before what it dates: 114學測,
 # 115學年度): where the brief names one and a post only others, the post is most often about another
 # edition (last year's 燈會, the first season), so it ranks lower.
-_EDITION = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+"
+_EDITION = re.compile(_YEAR + r"|第\s?[0-9一二三四五六七八九十]+\s?季|season\s?[0-9]+"
                       r"|(?<![0-9])1[0-2][0-9](?=\s?(?:年|学年|学测|统测|会考|分科|指考|国考|高普考))")
 OTHER_EDITION_PENALTY = 0.1
 # A year a post looks back to (2019年那屆, 翻到2023年的照片), where the brief names no edition, is a past one.
-_LOOKING_BACK = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])[^，,。！!？?\n]{0,12}(?:那届|那年|那次|那时|那场)"
-                           r"|(?:回顾|翻到|怀念)[^，,。！!？?\n]{0,6}(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
+_LOOKING_BACK = re.compile(_YEAR + r"[^，,。！!？?\n]{0,12}(?:那届|那年|那次|那时|那场)"
+                           r"|(?:回顾|翻到|怀念)[^，,。！!？?\n]{0,6}" + _YEAR)
 
 
 # An approved term of this many Chinese characters or more besides framing, or one fewer when the
@@ -476,9 +478,8 @@ class Gate:
         alias_only = 0
         optional_hits = 0
         sufficient_hits = 0
-        placed = shop_named = False
+        placed = shop_named = lowered = False
         missed = 0
-        lowered = 0
         hit_groups: set[int] = set()
         implied = self._implied(folded)
         for index, group in enumerate(self.signature.groups):
@@ -514,7 +515,7 @@ class Gate:
             aliases = [self.signature.label(e) for e in hit if e != group.expression
                        and not (positions[group.expression] and group.expression in e)]
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
-            lowered += all(e in self._capitalized for e in hit) and _only_lowercase(body, hit)
+            lowered = lowered or (all(e in self._capitalized for e in hit) and _only_lowercase(body, hit))
 
         sufficient = len(self.signature.sufficient)
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (

@@ -286,10 +286,11 @@ class Segmenter:
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
                     units[-1] += run
-                elif units and units[-1].isdigit() and _ranks_a_number(run):
-                    units[-1] += run
-                elif units and units[-1].isdigit() and len(units[-1]) < 4:
-                    units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
+                elif units and units[-1].isdigit():
+                    if _ranks_a_number(run):
+                        units[-1] += run
+                    elif len(units[-1]) < 4:
+                        units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
             elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
                 pass  # a verb or particle beside a word of the terms or a place
             elif run and token is not None and text.has_cjk(token) and not self._whole(token):
