@@ -392,6 +392,10 @@ def test_a_price_or_a_wage_told_in_passing_is_no_ad():
 def test_a_latin_name_of_three_words_is_met_by_its_initials():
     judge = gate("想看大家玩《Final Fantasy Tactics》重製版的心得", ["Final Fantasy Tactics", "太空戰士戰略版"])
     assert judge.judge("FFT 的職業系統還是好複雜，練等練到忘記主線").accepted
+    # the words that only join count or not, as people write it
+    album = gate("想看大家聽《The Wind of Dark Rivers》的心得", ["The Wind of Dark Rivers"])
+    assert album.judge("WODR 整張聽完，第三首最好聽").accepted
+    assert album.judge("WDR 整張聽完，第三首最好聽").accepted
     # a name with a number keeps no initials of it
     assert gate("iPhone 17 Pro 開箱", ["iPhone 17 Pro"]).judge("i1p 是什麼型號？").reason == OFF_TOPIC
     # initials that are another thing's name (BMW) name that thing, in either script

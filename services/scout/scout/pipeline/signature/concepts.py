@@ -548,10 +548,13 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 for spelling in romanize.spellings(expression, person=_personal(expression)):
                     group.add_alias(spelling)
                 latin = segment.content_words(expression)
-                initials = "".join(w[0] for w in latin)
-                # Initials the alias lexicon gives to another thing (BMW of Black Myth Wukong) name that one.
-                if len(latin) >= 3 and all(w.isascii() and w.isalpha() for w in latin) and not names.others(initials):
-                    group.add_alias(initials)
+                if len(latin) < 3 or not all(w.isascii() and w.isalpha() for w in latin):
+                    continue
+                # With or without the words that only join (HMHAS and HMHS of Hit Me Hard and Soft);
+                # initials the alias lexicon gives to another thing (BMW of Black Myth Wukong) name that one.
+                for initials in {"".join(w[0] for w in latin), "".join(w[0] for w in expression.split())}:
+                    if not names.others(initials):
+                        group.add_alias(initials)
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
