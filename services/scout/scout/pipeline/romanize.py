@@ -5,6 +5,8 @@ Tzu Chi, Cheng Tsung-lung), from `pypinyin`. A person's name also goes given nam
 
 Only short names are spelled: a longer one is a title or a phrase, which English translates
 rather than spells, and a spelling of fewer than MIN_LETTERS letters (ci ji) names too many things.
+A place named by a spelled name and a kind of place is written in English with the kind
+translated (Longshan Temple for 龍山寺, Shilin Night Market for 士林夜市).
 """
 
 from __future__ import annotations
@@ -17,19 +19,47 @@ from scout.pipeline import text
 
 MIN_CHARS, MAX_CHARS = 2, 4
 MIN_LETTERS = 6
+# Kinds of place, folded, as English names them after the spelled name.
+_PLACE_KINDS = {
+    "寺": ("temple",), "庙": ("temple",), "宫": ("temple",), "夜市": ("night market",), "老街": ("old street",),
+    "博物馆": ("museum",), "美术馆": ("museum", "art museum"), "动物园": ("zoo",), "国家公园": ("national park",),
+    "公园": ("park",), "大学": ("university",), "车站": ("station",), "温泉": ("hot spring",),
+    "步道": ("trail",), "瀑布": ("falls", "waterfall"), "机场": ("airport",), "医院": ("hospital",),
+}
 
 
 @lru_cache(maxsize=4096)
 def spellings(name: str, person: bool = False) -> tuple[str, ...]:
     """The Latin spellings of a name written in Chinese characters only (folded or not), each
     syllable a word: the gate's match takes them joined or hyphenated too."""
-    if not MIN_CHARS <= len(name) <= MAX_CHARS or not all(text.has_cjk(c) for c in name):
+    if not MIN_CHARS <= len(name) <= MAX_CHARS:
         return ()
     forms: list[str] = []
-    for style in (Style.NORMAL, Style.WADEGILES):
-        syllables = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in lazy_pinyin(name, style=style)]
-        if len(syllables) != len(name) or not all(s.isascii() and s.isalpha() for s in syllables):
-            continue
+    for spelled in _syllables(name):
+        syllables = spelled.split(" ")
         orders = [syllables, [*syllables[1:], syllables[0]]] if person else [syllables]
         forms += [" ".join(order) for order in orders]
     return tuple(f for f in dict.fromkeys(forms) if len(f.replace(" ", "")) >= MIN_LETTERS)
+
+
+def _syllables(name: str) -> list[str]:
+    """A name of Chinese characters in Pinyin and in Wade–Giles, its syllables spaced; none when a
+    character has no reading."""
+    if not all(text.has_cjk(c) for c in name):
+        return []
+    forms = []
+    for style in (Style.NORMAL, Style.WADEGILES):
+        syllables = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in lazy_pinyin(name, style=style)]
+        if len(syllables) == len(name) and all(s.isascii() and s.isalpha() for s in syllables):
+            forms.append(" ".join(syllables))
+    return list(dict.fromkeys(forms))
+
+
+def place_names(name: str) -> tuple[str, ...]:
+    """A place's English names: its spelled name before its kind translated (龍山寺: long shan
+    temple, lung shan temple), for a name of two or three characters before a kind of place."""
+    for kind, english in _PLACE_KINDS.items():
+        stem = name[:-len(kind)]
+        if name.endswith(kind) and MIN_CHARS <= len(stem) <= 3:
+            return tuple(f"{spelled} {head}" for spelled in _syllables(stem) for head in english)
+    return ()

@@ -365,6 +365,10 @@ def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     assert person.judge("Lin Chang-tso spoke at the rally tonight, the crowd was huge").accepted
     assert person.judge("Chang-tso Lin just announced a new album with his band").accepted
     assert temple.judge("Spent a weekend at Fo Guang Shan, the monastery stay was peaceful").accepted
+    # and a place by its spelled name before its kind in English
+    shrine = gate("碧雲寺 參拜", ["碧雲寺"])
+    assert shrine.judge("Biyun Temple at dawn is so peaceful, worth the hike up").accepted
+    assert shrine.judge("Biyun is a common name for a tea house here").reason == OFF_TOPIC
     # while a spelling too short to tell one name from another (阿信: a xin) is left out
     assert gate("阿信 新歌", ["阿信"]).judge("A Xin is such a common nickname").reason == OFF_TOPIC
 

@@ -549,7 +549,8 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang),
             # and a Latin name of three words or more by its initials (MKW for Mario Kart World).
             for expression in concept_words:
-                for spelling in romanize.spellings(expression, person=_personal(expression)):
+                for spelling in (*romanize.spellings(expression, person=_personal(expression)),
+                                 *romanize.place_names(expression)):
                     group.add_alias(spelling)
                 latin = segment.content_words(expression)
                 if len(latin) < 3 or not all(w.isascii() and w.isalpha() for w in latin):
