@@ -452,6 +452,12 @@ def test_a_character_of_a_work_is_written_by_the_given_name_alone():
     assert judge.judge("愛純寫詩那一段我真的哭爆").accepted
 
 
+def test_a_person_is_written_by_the_surname_and_an_office_but_not_a_title_many_hold():
+    judge = Gate(build_signature("想看大家怎麼評價侯友宜的施政", ["侯友宜"]))
+    assert judge.judge("侯市長任內新北的違停取締變超兇，騎車要小心").accepted
+    assert judge.judge("侯老師的數學課好難，作業寫到半夜").reason == OFF_TOPIC
+
+
 def test_a_compound_that_begins_with_a_name_is_written_with_the_name_s_other_names():
     # 怪物獵人 is the lexicon's other name of 魔物獵人
     judge = Gate(build_signature("魔物獵人荒野", ["魔物獵人荒野"]))

@@ -576,6 +576,11 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
             for given in filter(None, map(_given_name, list(group.expressions))):
                 group.add_alias(given)
+            # A person also by the surname and an office (侯市長 for 侯友宜).
+            for expression in list(group.expressions):
+                if _personal(expression):
+                    for office in _OFFICES:
+                        group.add_alias(expression[0] + office)
         if translate:
             # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
             # English writes it.
@@ -632,6 +637,12 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
 _SURNAMES = frozenset(text.fold(c) for c in (
     "陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾彭游詹胡施沈余趙盧梁顏柯翁魏孫戴"
     "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
+
+
+# Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
+# holder at a time, where a surname and a teacher, a doctor or a coach are many people.
+_OFFICES = tuple(text.fold(t) for t in (
+    "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
 
 
 def _personal(expression: str) -> bool:
