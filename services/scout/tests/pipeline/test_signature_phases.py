@@ -534,6 +534,9 @@ def test_simplified_and_traditional_posts_get_the_same_verdict():
     simplified = judge.judge("鬼灭之刃无限城篇的电影特效好华丽")
     assert traditional.accepted and simplified.accepted
     assert traditional.relevance == simplified.relevance
+    # and a post writing the mainland word OpenCC does not map meets the Taiwan word of the brief
+    solar = gate("太陽能光電 產業", ["太陽能光電", "光電業"])
+    assert solar.judge("台湾的光伏产业规模跟大陆比小很多，组件很多还是靠进口").accepted
 
 
 def test_a_name_in_the_other_script_stands_for_what_a_term_writes_in_one_run():
