@@ -58,8 +58,9 @@ def _syllables(name: str) -> list[str]:
 def place_names(name: str) -> tuple[str, ...]:
     """A place's English names: its spelled name before its kind translated (龍山寺: long shan
     temple, lung shan temple), for a name of two or three characters before a kind of place."""
-    for kind, english in _PLACE_KINDS.items():
+    # The longest kind first: 太魯閣國家公園 is a national park, not a park.
+    for kind in sorted(_PLACE_KINDS, key=len, reverse=True):
         stem = name[:-len(kind)]
         if name.endswith(kind) and MIN_CHARS <= len(stem) <= 3:
-            return tuple(f"{spelled} {head}" for spelled in _syllables(stem) for head in english)
+            return tuple(f"{spelled} {head}" for spelled in _syllables(stem) for head in _PLACE_KINDS[kind])
     return ()
