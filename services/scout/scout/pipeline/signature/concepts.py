@@ -141,10 +141,11 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
                     position = end
                     if at < end and at + len(unit) > start:
                         hit += [g for g in groups if g.expression == piece_unit and g not in hit]
-            # A word joined to a group's word names the one other group it is part of (代管業者).
+            # A word joined to a group's word names the one other group it is part of (代管業者),
+            # and so does a number written without its leading zero (403 of 0403 in 403地震).
             for rest in {_beside(unit, g.expression) for g in hit} - {""}:
                 other = [g for g in groups if g not in hit and rest in g.expression]
-                if len(other) == 1 and text.dictionary_frequency(rest):
+                if len(other) == 1 and (text.dictionary_frequency(rest) or _unpadded(rest, other[0].expression)):
                     hit.append(other[0])
                     reading.parts.append((rest, other[0]))
         for group in hit:
@@ -155,6 +156,11 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
         else:
             reading.own_words.append(unit)
     return reading
+
+
+def _unpadded(number: str, expression: str) -> bool:
+    """A number written without the zeros a date pads it with (403 for 0403)."""
+    return number.isdigit() and expression.isdigit() and expression.lstrip("0") == number != expression
 
 
 def _beside(unit: str, expression: str) -> str:
