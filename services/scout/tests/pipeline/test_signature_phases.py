@@ -125,6 +125,16 @@ def test_a_part_of_a_concept_a_term_writes_joined_to_another_is_the_member_s_wor
     assert pools.judge("台南那間狗狗游泳池水很乾淨，我家柯基玩到不想走").accepted
 
 
+def test_a_date_written_without_its_leading_zero_names_the_date():
+    # 403地震 writes 0403 without its zero: that term searches the date's quake, not any quake.
+    sig = build_signature("0403花蓮大地震之後的重建", ["0403地震", "403地震"])
+    date = next(g for g in sig.groups if g.expression == "0403")
+    assert "403" in date.expressions
+    judge = Gate(sig)
+    assert judge.judge("403地震之後整棟大樓都在補強，重建要好幾年").accepted
+    assert judge.judge("日本能登半島地震一年了，重建也好慢").reason == OFF_TOPIC
+
+
 def test_a_name_in_the_other_script_names_the_whole_intent_piece_of_what_is_searched_most():
     # TotK stands for 王國之淚, which the other terms search most, and so for the piece it is
     # written in, 薩爾達王國之淚: a post writing TotK alone names the game.
@@ -320,6 +330,13 @@ def test_a_concept_cut_in_several_groups_is_met_by_its_other_words_and_kinds_who
     judge = Gate(build_signature("新竹 寵物友善 咖啡廳", ["新竹 咖啡廳", "新竹 寵物友善"]))
     assert judge.judge("新竹這間可以帶狗，老闆還準備了水碗").accepted
     assert judge.judge("新竹今天好冷，想找個地方坐").reason == OFF_TOPIC
+
+def test_a_concept_cut_in_several_groups_is_met_by_its_short_name():
+    # 太陽能光電 is cut into 太陽能 and 光電; people write the industry as 太陽能 alone.
+    judge = Gate(build_signature("太陽能光電 產業", ["太陽能 光電", "光電業"]))
+    assert judge.judge("屋頂型太陽能現在回收年限大概七八年，業者都在重算").accepted
+    assert judge.judge("這支手機的相機感光元件好強").reason == OFF_TOPIC
+
 
 def test_two_latin_letters_take_no_other_names_from_the_lexicon():
     groups = known("開拓動漫祭", ["開拓動漫祭", "FF"])
