@@ -354,6 +354,12 @@ class Gate:
             place for folded in map(text.fold, signature.written)
             for place in self._named_places(folded, self._spans(self.tokens(folded))))
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
+        # The names the brief writes right after one of its places (龍山寺 of 艋舺龍山寺).
+        written = {e for g in signature.groups for e in g.expressions} | {
+            text.fold(w).replace(" ", "") for w in signature.written}
+        self._placed_names = frozenset(name for g in signature.groups for name in g.expressions if text.has_cjk(name)
+                                       and any(self._ends_with_place(w[:-len(name)])
+                                               for w in written if w != name and w.endswith(name)))
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
         self._whole_terms = [(term, whole) for term in signature.written[1:]
@@ -461,6 +467,21 @@ class Gate:
                 if alone:
                     yield whole
 
+    def _ends_with_place(self, before: str) -> bool:
+        return any(before[-length:] in self._places for length in self._place_lengths if length <= len(before))
+
+    def _placed_elsewhere(self, folded: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+        """Whether a name the brief writes after its place is written after another place: another
+        one of that name (鹿港龍山寺 for 艋舺龍山寺, 高雄旅展 for 台北國際旅展)."""
+        if folded[start:end] not in self._placed_names:
+            return False
+        for length in self._place_lengths:
+            whole = self._places.get(folded[start - length:start]) if length <= start else None
+            if whole is not None and whole not in self._asked_places and (
+                    length >= 3 or self._is_word(start - length, start, spans)):
+                return True
+        return False
+
     def _elsewhere(self, folded: str, spans: list[tuple[int, int]]) -> bool:
         """Whether a post names a place of the lexicon outside the brief's places."""
         return any(whole not in self._asked_places for whole in self._named_places(folded, spans))
@@ -496,6 +517,7 @@ class Gate:
             named = [(s, e) for s, e in named if not any(
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
             if group.required and all(_named_otherwise(folded, start, end, group.entity)
+                                      or self._placed_elsewhere(folded, start, end, spans)
                                       or _spelled_otherwise(folded, start, end, group.expressions)
                                       or _amount(folded, start, end, tokens, spans) for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))

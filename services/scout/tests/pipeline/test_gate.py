@@ -204,6 +204,19 @@ def test_a_post_about_another_place_is_not_about_the_one_asked():
     assert judge.judge("親子餐廳也要創新化經營，這間的遊戲區好大").accepted
 
 
+def test_a_name_the_brief_places_is_another_one_after_another_place():
+    judge = gate("艋舺龍山寺", ["龍山寺", "艋舺龍山寺"])
+    assert judge.judge("龍山寺今天好多人來拜拜，香火很旺").accepted
+    # 鹿港龍山寺 is another temple of that name, even in a post that also names Taipei
+    assert judge.judge("鹿港龍山寺的木雕好精緻，比台北安靜").reason == OFF_TOPIC
+    fair = gate("台北國際旅展 優惠", ["台北國際旅展", "旅展"])
+    assert fair.judge("旅展的機票優惠今年好多").accepted
+    assert fair.judge("台中旅展這週末開始，聽說飯店券比較便宜").reason == OFF_TOPIC
+    # a name the brief writes without a place is anyone's: 台北故宮 is still 故宮
+    museum = gate("故宮 特展", ["故宮", "故宮南院"])
+    assert museum.judge("台北故宮的書畫特展好精彩").accepted
+
+
 def test_a_request_of_four_concepts_admits_a_post_leaving_one_out_ranked_lower():
     judge = gate("新北 雨天 室內 親子", ["新北 親子", "室內", "雨天"])
     whole = judge.judge("板橋的室內親子館 下雨天帶小孩去剛好 停車也方便")
