@@ -274,6 +274,13 @@ def test_a_year_only_qualifies_the_event():
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True
 
 
+
+def test_a_year_is_never_a_name_searched_on_its_own_and_dates_the_term_s_own_word():
+    # 2026地方選舉 dates 地方選舉, another word for 九合一: a post with only the year is not the election
+    judge = Gate(build_signature("2026九合一", ["九合一", "2026地方選舉"]))
+    assert judge.judge("2026年我要去日本玩五天").reason == OFF_TOPIC
+    assert judge.judge("這次地方選舉的民調一直在變，大家怎麼看").accepted
+
 # ---------------------------------------------------------------- phase 6 and the lexicons
 
 NAMES = AliasLexicon.parse("""

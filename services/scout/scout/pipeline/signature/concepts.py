@@ -153,6 +153,10 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
                 reading.named.append(group)
         if hit:
             reading.hits.append((unit, hit))
+            # A year joined to a word of the term's own (2026地方選舉) only dates that word.
+            dated = [_beside(unit, g.expression) for g in hit if is_year(g.expression)]
+            if len(hit) == 1 and dated and len(dated[0]) >= 2:
+                reading.own_words.append(dated[0])
         else:
             reading.own_words.append(unit)
     return reading
@@ -191,7 +195,9 @@ def _shared_chars(a: str, b: str) -> int:
 
 
 def _scripts_differ(a: str, b: str) -> bool:
-    return text.has_cjk(a) != text.has_cjk(b)
+    """One name in Chinese, the other in Latin letters (蔡依林 / Jolin); a number (2026) is neither."""
+    latin = b if text.has_cjk(a) else a
+    return text.has_cjk(a) != text.has_cjk(b) and any(c.isalpha() for c in latin)
 
 
 def learn_spellings(readings: list[TermReading]) -> None:
@@ -498,7 +504,8 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
                 group.required = False
     # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
-    alone = [g for g in groups if g.entity and any(r.named == [g] for r in readings)]
+    # A year only dates what the terms name (2026 of 2026地方選舉): it is never one of them.
+    alone = [g for g in groups if g.entity and not g.qualifier and any(r.named == [g] for r in readings)]
     if len(alone) >= 2:
         for group in alone:
             group.required = group.sufficient = True
