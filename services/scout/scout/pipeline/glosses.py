@@ -82,3 +82,13 @@ def english(folded_word: str) -> tuple[str, ...]:
 def common_word(folded_word: str) -> bool:
     """Whether the dictionary translates a word and never files it as a proper noun (浮潛, not 三星)."""
     return bool(english(folded_word)) and folded_word not in _dictionary()[1]
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    return frozenset(word for senses in _dictionary()[0].values() for sense in senses for word in sense.split(" "))
+
+
+def english_word(word: str) -> bool:
+    """Whether a Latin word is a word of the dictionary's English (crowd, jam), not only a name (Greg)."""
+    return word in _vocabulary()

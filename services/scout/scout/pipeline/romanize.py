@@ -42,6 +42,11 @@ def spellings(name: str, person: bool = False) -> tuple[str, ...]:
     return tuple(f for f in dict.fromkeys(forms) if len(f.replace(" ", "")) >= MIN_LETTERS)
 
 
+def spellings_of_char(char: str) -> list[str]:
+    """One character's Latin spellings, in Pinyin and in Wade–Giles (許: xu, hsu)."""
+    return _syllables(char)
+
+
 def _syllables(name: str) -> list[str]:
     """A name of Chinese characters in Pinyin and in Wade–Giles, its syllables spaced; none when a
     character has no reading."""

@@ -540,6 +540,15 @@ def test_a_person_is_written_by_the_given_name_alone():
     assert not any(len(e) == 2 for e in signature("林口區", ["林口區"])[text.fold("林口區")][1])
 
 
+
+def test_a_person_is_written_by_the_english_given_name_alone_unless_it_is_an_english_word():
+    judge = gate("周興哲", ["周興哲", "Eric Chou"])
+    assert judge.judge("Eric played a new song on the piano tonight, so talented").accepted
+    # Tai of Tai Tzu-ying is the surname, written first: no given name of its own
+    assert "tai" not in signature("戴資穎", ["戴資穎", "Tai Tzu-ying"])[text.fold("戴資穎")][1]
+    singer = gate("盧廣仲", ["盧廣仲", "Crowd Lu"])
+    assert singer.judge("Crowd funding 募資平台今天上線，請多支持").reason == OFF_TOPIC
+
 def test_a_nickname_alone_is_enough():
     judge = gate("戴資穎最近的比賽", ["戴資穎", "小戴"])
     assert judge.judge("小戴今天這場反手拍太神了").accepted

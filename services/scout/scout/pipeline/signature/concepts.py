@@ -33,6 +33,8 @@ HEAD_RATIO = 20
 # One-character heads naming where or how a thing is done (folded).
 _PLACE_OF = frozenset("课店馆班行")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# An English given name shorter than this (Al, Bo) names too many people.
+MIN_GIVEN_LETTERS = 3
 
 
 @dataclass
@@ -594,6 +596,14 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 if _personal(expression):
                     for office in _OFFICES:
                         group.add_alias(expression[0] + office)
+            # A person's English given name, which English posts write alone (Greg of Greg Hsu for
+            # 許光漢); not one that is an English word as well (Crowd of Crowd Lu).
+            surnames = {s for e in group.expressions if _personal(e) for s in romanize.spellings_of_char(e[0])}
+            for expression in list(group.expressions):
+                given, _, surname = expression.partition(" ")
+                if surname in surnames and given.isascii() and given.isalpha() and len(given) >= MIN_GIVEN_LETTERS \
+                        and not glosses.english_word(given):
+                    group.add_alias(given)
         if translate:
             # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
             # English writes it.
