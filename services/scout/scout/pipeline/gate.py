@@ -141,7 +141,7 @@ _PAGE_TITLE = re.compile(
 # The writer's own circles and the people in them.
 _OUR_PLACES = "公司|部门|班上|班|办公室|学校|团队|系上|社团"
 _MY_PEOPLE = "同事|同学|室友|邻居|主管|老板"
-_NAMED_BEFORE = re.compile(rf"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|长得(?:超|很|好|有点)?像|撞名"
+_NAMED_BEFORE = re.compile(rf"(?:取名|(?<!本)名叫|名字叫|名字也叫|小名|也叫|叫做|[间个位]叫|(?<!大)家叫|长得(?:超|很|好|有点)?像|撞名"
                            rf"|我[^\s，,。！!？?]{{0,5}}叫"
                            rf"|我们?(?:{_OUR_PLACES}|家)(?:的|新来的|也?有一?个|那个|里的)"
                            rf"|我的?(?:{_MY_PEOPLE})|(?:同事|同学|朋友|室友|邻居|学生|客人)叫)\s*$")

@@ -169,6 +169,9 @@ def test_a_work_the_dictionary_files_as_a_common_noun_is_still_a_name_given_to_o
     judge = gate("航海王", ["航海王", "One Piece"])
     assert judge.judge("我家的掃地機器人取名航海王，每天都在客廳冒險").reason == OFF_TOPIC
     assert judge.judge("航海王最新一話的伏筆好多，尾田又要收線了").accepted
+    # a shop or a person called by it (一間叫航海王的, 有位叫) is another bearer; what everyone calls it is not
+    assert judge.judge("台中有一間叫航海王的居酒屋，生魚片很新鮮").reason == OFF_TOPIC
+    assert judge.judge("大家叫航海王的那部漫畫，我從國小看到現在").accepted
 
 
 def test_a_nickname_inside_the_full_name_is_read_with_the_full_name():
