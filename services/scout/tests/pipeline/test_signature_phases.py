@@ -480,6 +480,9 @@ def test_a_person_is_written_by_the_surname_and_an_office_but_not_a_title_many_h
     judge = Gate(build_signature("想看大家怎麼評價侯友宜的施政", ["侯友宜"]))
     assert judge.judge("侯市長任內新北的違停取締變超兇，騎車要小心").accepted
     assert judge.judge("侯老師的數學課好難，作業寫到半夜").reason == OFF_TOPIC
+    # a common word that starts with a surname (馬拉松: marathon) is no one's name
+    race = signature("台北馬拉松", ["台北馬拉松", "北馬"])[text.fold("馬拉松")][1]
+    assert not {text.fold("拉松"), text.fold("馬市長")} & race
 
 
 def test_a_compound_that_begins_with_a_name_is_written_with_the_name_s_other_names():

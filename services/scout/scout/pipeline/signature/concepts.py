@@ -669,9 +669,11 @@ _OFFICES = tuple(text.fold(t) for t in (
 
 
 def _personal(expression: str) -> bool:
-    """A three-character name that reads as a person's: a common surname, no place or organisation."""
+    """A three-character name that reads as a person's: a common surname, no place or organisation,
+    and no common word the dictionary translates (馬拉松: marathon)."""
     return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
-        and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places()
+        and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places() \
+        and not glosses.common_word(expression)
 
 
 def _given_name(expression: str) -> str | None:
