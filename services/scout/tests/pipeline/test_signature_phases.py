@@ -483,6 +483,9 @@ def test_a_person_is_written_by_the_surname_and_an_office_but_not_a_title_many_h
     # a common word that starts with a surname (馬拉松: marathon) is no one's name
     race = signature("台北馬拉松", ["台北馬拉松", "北馬"])[text.fold("馬拉松")][1]
     assert not {text.fold("拉松"), text.fold("馬市長")} & race
+    # nor is a thing of a kind (an award, a lesson)
+    award = signature("金馬獎 頒獎典禮", ["金馬獎"])[text.fold("金馬獎")][1]
+    assert not {text.fold("馬獎"), text.fold("金市長")} & award
 
 
 def test_a_compound_that_begins_with_a_name_is_written_with_the_name_s_other_names():

@@ -664,16 +664,18 @@ _SURNAMES = frozenset(text.fold(c) for c in (
 
 # Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
 # holder at a time, where a surname and a teacher, a doctor or a coach are many people.
+# Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
+_KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
 _OFFICES = tuple(text.fold(t) for t in (
     "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
 
 
 def _personal(expression: str) -> bool:
     """A three-character name that reads as a person's: a common surname, no place or organisation,
-    and no common word the dictionary translates (馬拉松: marathon)."""
+    no common word the dictionary translates (馬拉松: marathon) and no thing of a kind (金馬獎, 游泳課)."""
     return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
         and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places() \
-        and not glosses.common_word(expression)
+        and not glosses.common_word(expression) and expression[-1] not in _KIND_ENDINGS
 
 
 def _given_name(expression: str) -> str | None:
