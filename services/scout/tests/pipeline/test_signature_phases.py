@@ -326,6 +326,13 @@ def test_a_concept_is_met_by_its_other_words_and_its_kinds_but_a_kind_not_by_the
     assert text.fold("半導體") not in company[text.fold("聯電")][1]
 
 
+def test_a_visit_is_met_however_the_post_writes_coming_to_taiwan():
+    # 來台 of 「黃仁勳 來台」 is 來台灣 in a post, which no cut of the post finds as 來台
+    judge = Gate(build_signature("黃仁勳 來台", ["黃仁勳 來台"]))
+    assert judge.judge("黃仁勳這次來台灣又去夜市吃了一輪").accepted
+    assert judge.judge("黃仁勳在美國的演講又提到台灣供應鏈").reason == OFF_TOPIC
+
+
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
     assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
