@@ -333,6 +333,13 @@ def test_a_visit_is_met_however_the_post_writes_coming_to_taiwan():
     assert judge.judge("黃仁勳在美國的演講又提到台灣供應鏈").reason == OFF_TOPIC
 
 
+def test_temples_are_met_by_the_temples_people_name():
+    judge = Gate(build_signature("台南 廟宇 散步", ["台南 廟宇", "台南 寺廟"]))
+    assert judge.judge("台南孔廟早上去人少，逛完再去吃早餐").accepted
+    assert judge.judge("祀典武廟的紅牆超好拍，台南必去").accepted
+    assert judge.judge("台南的老街早上散步很舒服").reason == OFF_TOPIC
+
+
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
     assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
