@@ -340,6 +340,13 @@ def test_temples_are_met_by_the_temples_people_name():
     assert judge.judge("台南的老街早上散步很舒服").reason == OFF_TOPIC
 
 
+def test_stargazing_is_met_by_the_ways_people_write_it():
+    judge = Gate(build_signature("合歡山 觀星", ["合歡山 觀星", "合歡山 銀河"]))
+    assert judge.judge("合歡山晚上好冷，拍星軌拍到手凍僵").accepted
+    assert judge.judge("上合歡山看星星前記得帶羽絨衣").accepted
+    assert judge.judge("合歡山的雪景今年來得好早").reason == OFF_TOPIC
+
+
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
     assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
