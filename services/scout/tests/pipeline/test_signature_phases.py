@@ -347,6 +347,14 @@ def test_stargazing_is_met_by_the_ways_people_write_it():
     assert judge.judge("合歡山的雪景今年來得好早").reason == OFF_TOPIC
 
 
+def test_an_english_post_meets_a_concept_the_dictionary_does_not_translate_by_its_english_name():
+    judge = Gate(build_signature("寵物殯葬", ["寵物殯葬", "寵物火化"]))
+    assert judge.judge("Pet cremation here costs way less than I expected, the staff were kind").accepted
+    assert judge.judge("Pet grooming prices went up again this year").reason == OFF_TOPIC
+    books = Gate(build_signature("台北 獨立書店", ["台北 獨立書店", "獨立書店"]))
+    assert books.judge("Found a tiny indie bookstore in Taipei full of zines").accepted
+
+
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
     judge = Gate(build_signature("信義區 美食 推薦", ["信義區 美食", "信義區 餐廳"]))
     assert judge.judge("信義區巷子裡那間牛肉麵湯頭超濃，下班去吃剛好").accepted
