@@ -353,6 +353,8 @@ def test_an_english_post_meets_a_concept_the_dictionary_does_not_translate_by_it
     assert judge.judge("Pet grooming prices went up again this year").reason == OFF_TOPIC
     books = Gate(build_signature("台北 獨立書店", ["台北 獨立書店", "獨立書店"]))
     assert books.judge("Found a tiny indie bookstore in Taipei full of zines").accepted
+    banks = Gate(build_signature("純網銀", ["純網銀", "將來銀行"]))
+    assert banks.judge("Digital-only banks here are fine for daily use but the limits are annoying").accepted
 
 
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
