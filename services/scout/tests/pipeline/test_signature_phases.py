@@ -326,35 +326,26 @@ def test_a_concept_is_met_by_its_other_words_and_its_kinds_but_a_kind_not_by_the
     assert text.fold("半導體") not in company[text.fold("聯電")][1]
 
 
-def test_a_visit_is_met_however_the_post_writes_coming_to_taiwan():
-    # 來台 of 「黃仁勳 來台」 is 來台灣 in a post, which no cut of the post finds as 來台
-    judge = Gate(build_signature("黃仁勳 來台", ["黃仁勳 來台"]))
-    assert judge.judge("黃仁勳這次來台灣又去夜市吃了一輪").accepted
-    assert judge.judge("黃仁勳在美國的演講又提到台灣供應鏈").reason == OFF_TOPIC
-
-
-def test_temples_are_met_by_the_temples_people_name():
-    judge = Gate(build_signature("台南 廟宇 散步", ["台南 廟宇", "台南 寺廟"]))
-    assert judge.judge("台南孔廟早上去人少，逛完再去吃早餐").accepted
-    assert judge.judge("祀典武廟的紅牆超好拍，台南必去").accepted
-    assert judge.judge("台南的老街早上散步很舒服").reason == OFF_TOPIC
-
-
-def test_stargazing_is_met_by_the_ways_people_write_it():
-    judge = Gate(build_signature("合歡山 觀星", ["合歡山 觀星", "合歡山 銀河"]))
-    assert judge.judge("合歡山晚上好冷，拍星軌拍到手凍僵").accepted
-    assert judge.judge("上合歡山看星星前記得帶羽絨衣").accepted
-    assert judge.judge("合歡山的雪景今年來得好早").reason == OFF_TOPIC
-
-
-def test_an_english_post_meets_a_concept_the_dictionary_does_not_translate_by_its_english_name():
-    judge = Gate(build_signature("寵物殯葬", ["寵物殯葬", "寵物火化"]))
-    assert judge.judge("Pet cremation here costs way less than I expected, the staff were kind").accepted
-    assert judge.judge("Pet grooming prices went up again this year").reason == OFF_TOPIC
-    books = Gate(build_signature("台北 獨立書店", ["台北 獨立書店", "獨立書店"]))
-    assert books.judge("Found a tiny indie bookstore in Taipei full of zines").accepted
-    banks = Gate(build_signature("純網銀", ["純網銀", "將來銀行"]))
-    assert banks.judge("Digital-only banks here are fine for daily use but the limits are annoying").accepted
+@pytest.mark.parametrize("intent, terms, on_topic, off_topic", [
+    # 來台 is 來台灣 in a post, which no cut of the post finds as 來台
+    ("黃仁勳 來台", ["黃仁勳 來台"], ["黃仁勳這次來台灣又去夜市吃了一輪"], "黃仁勳在美國的演講又提到台灣供應鏈"),
+    ("台南 廟宇 散步", ["台南 廟宇", "台南 寺廟"], ["台南孔廟早上去人少，逛完再去吃早餐", "祀典武廟的紅牆超好拍，台南必去"],
+     "台南的老街早上散步很舒服"),
+    ("合歡山 觀星", ["合歡山 觀星", "合歡山 銀河"], ["合歡山晚上好冷，拍星軌拍到手凍僵", "上合歡山看星星前記得帶羽絨衣"],
+     "合歡山的雪景今年來得好早"),
+    # English names of concepts CC-CEDICT does not translate
+    ("寵物殯葬", ["寵物殯葬", "寵物火化"], ["Pet cremation here costs way less than I expected, the staff were kind"],
+     "Pet grooming prices went up again this year"),
+    ("台北 獨立書店", ["台北 獨立書店", "獨立書店"], ["Found a tiny indie bookstore in Taipei full of zines"],
+     "Taipei's new MRT line opens next year"),
+    ("純網銀", ["純網銀", "將來銀行"], ["Digital-only banks here are fine for daily use but the limits are annoying"],
+     "Banks raised mortgage rates again this quarter"),
+])
+def test_a_concept_is_met_by_the_words_and_kinds_people_write_it_with(intent, terms, on_topic, off_topic):
+    judge = Gate(build_signature(intent, terms))
+    for post in on_topic:
+        assert judge.judge(post).accepted, post
+    assert judge.judge(off_topic).reason == OFF_TOPIC
 
 
 def test_food_near_a_place_is_met_by_the_dishes_people_name_instead():
