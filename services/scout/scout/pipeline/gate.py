@@ -42,7 +42,8 @@ MIN_INFLECTED = 4
 
 # Advertising vocabulary, folded. A call that only a seller makes (加賴, 私訊下單, 折扣碼) is an ad
 # on its own; softer calls (私訊, 預約) and selling words are common in honest posts about a brand,
-# so they need each other: a soft call plus a selling signal, two soft calls, or three signals.
+# so they need each other: a soft call plus a selling signal, two soft calls, three signals, or
+# two of which one is a price.
 _AD_STRONG_CALLS = [text.fold(w) for w in (
     "加賴", "加line", "+line", "加LINE", "私訊下單", "私訊報價", "私訊預約", "私訊報名", "私訊訂購", "私訊詢價",
     "聊聊下單", "喊單", "下單連結", "團購連結", "報名連結", "link in bio", "連結在首頁", "連結在簡介", "點擊連結",
@@ -112,7 +113,9 @@ def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
     if _count_words(_selling_words(topic)[0], folded):
         return True
     calls, signals = _selling(folded, topic)
-    return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3
+    # An asking price beside another selling word is an offer (全新 $1290), not a buyer's story.
+    priced = signals >= 2 and bool(_AD_SIGNAL_PATTERN.search(folded))
+    return calls >= 2 or (calls >= 1 and signals >= 1) or signals >= 3 or priced
 
 
 # What a search engine shows for a page that is not a post: login walls, profile, tag and search

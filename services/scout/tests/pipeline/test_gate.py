@@ -399,6 +399,8 @@ def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     "寬口奶瓶 240ml 買二送一 官方限時 連結在留言",
     "毛孩保險一年只要$2,988 線上投保送贈品 連結👉",
     "節目完整版免費看 點連結👉 bit.ly/3xYzAb",
+    "迪卡儂 登山鞋 全新 $1290",
+    "代客停車 優惠 $150/天 24小時",
 ])
 def test_classified_ad_shapes_are_noise(post):
     assert noise_reason(post) == NOISE_AD
@@ -407,6 +409,8 @@ def test_classified_ad_shapes_are_noise(post):
 def test_a_price_or_a_wage_told_in_passing_is_no_ad():
     assert noise_reason("家教時薪多少才合理？我大學時一堂課拿500，現在好像都漲了") is None
     assert noise_reason("訂閱一個月90其實不貴，但我還是退了，片單太少") is None
+    # two selling words without a price are a buyer's story
+    assert noise_reason("迪卡儂週年慶衝了，跑鞋打七折") is None
 
 
 def test_a_latin_name_of_three_words_is_met_by_its_initials():
