@@ -401,6 +401,8 @@ def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     "節目完整版免費看 點連結👉 bit.ly/3xYzAb",
     "迪卡儂 登山鞋 全新 $1290",
     "代客停車 優惠 $150/天 24小時",
+    "汽座展場價 快來攤位看看",
+    "寵物險規劃私訊我，幫你比較各家方案",
 ])
 def test_classified_ad_shapes_are_noise(post):
     assert noise_reason(post) == NOISE_AD
