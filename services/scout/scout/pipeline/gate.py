@@ -165,6 +165,8 @@ _QUANTITY_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,.]*)\s*$")
 # A year of its own: 2025, not 12025 or 20251.
 _YEAR = r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])"
 _YEAR_NUMBER = re.compile(_YEAR)
+# A model or edition number right after a name (iphone 17, iphone17), not part of a longer number.
+_MODEL_NUMBER = re.compile(r"\s?(\d+)(?![\d.,])")
 _SPELLED_AFTER = re.compile(r"\s*\(\s*([a-z][a-z\s-]*[a-z])\s*\)")
 _SPELLED_BEFORE = re.compile(r"([a-z][a-z\s-]*[a-z])\s*\(\s*$")
 
@@ -357,6 +359,14 @@ class Gate:
             place for folded in map(text.fold, signature.written)
             for place in self._named_places(folded, self._spans(self.tokens(folded))))
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
+        # The numbers the brief writes after a name, its models or editions (17 of iPhone 17 Pro).
+        self._models: dict[str, set[str]] = {}
+        for group in signature.groups:
+            for name in group.expressions:
+                for other in group.expressions:
+                    number = _MODEL_NUMBER.match(other, len(name)) if other.startswith(name) else None
+                    if number and not name[-1:].isdigit():
+                        self._models.setdefault(name.replace(" ", ""), set()).add(number.group(1))
         # The names the brief writes right after one of its places (龍山寺 of 艋舺龍山寺).
         written = {e for g in signature.groups for e in g.expressions} | {
             text.fold(w).replace(" ", "") for w in signature.written}
@@ -470,6 +480,12 @@ class Gate:
                 if alone:
                     yield whole
 
+    def _other_model(self, folded: str, start: int, end: int) -> bool:
+        """Whether a name is written with another number than the brief's (iPhone 16 for iPhone 17 Pro)."""
+        numbers = self._models.get(folded[start:end].replace(" ", ""))
+        number = _MODEL_NUMBER.match(folded, end) if numbers else None
+        return numbers is not None and number is not None and number.group(1) not in numbers
+
     def _ends_with_place(self, before: str) -> bool:
         return any(before[-length:] in self._places for length in self._place_lengths if length <= len(before))
 
@@ -521,6 +537,7 @@ class Gate:
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
             if group.required and all(_named_otherwise(folded, start, end, group.entity)
                                       or self._placed_elsewhere(folded, start, end, spans)
+                                      or self._other_model(folded, start, end)
                                       or _spelled_otherwise(folded, start, end, group.expressions)
                                       or _amount(folded, start, end, tokens, spans) for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))

@@ -220,6 +220,15 @@ def test_a_name_the_brief_places_is_another_one_after_another_place():
     assert museum.judge("台北故宮的書畫特展好精彩").accepted
 
 
+def test_a_name_with_another_number_than_the_brief_s_is_another_model():
+    judge = gate("iPhone 17 Pro 電池續航", ["iPhone 17 Pro", "iPhone 續航"])
+    assert judge.judge("iPhone 17 Pro 的續航比我想像中好，一天一充").accepted
+    assert judge.judge("iPhone 的續航終於不用帶行動電源，比 16 好很多").accepted
+    assert judge.judge("iPhone 16 的續航掉到剩八成了，要換嗎").reason == OFF_TOPIC
+    fair = gate("開拓動漫祭 FF46", ["開拓動漫祭", "FF46"])
+    assert fair.judge("FF14 新資料片好玩，回坑了").reason == OFF_TOPIC
+
+
 def test_a_request_of_four_concepts_admits_a_post_leaving_one_out_ranked_lower():
     judge = gate("新北 雨天 室內 親子", ["新北 親子", "室內", "雨天"])
     whole = judge.judge("板橋的室內親子館 下雨天帶小孩去剛好 停車也方便")
