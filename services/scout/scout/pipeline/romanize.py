@@ -35,28 +35,23 @@ def spellings(name: str, person: bool = False) -> tuple[str, ...]:
     if not MIN_CHARS <= len(name) <= MAX_CHARS:
         return ()
     forms: list[str] = []
-    for spelled in _syllables(name):
-        syllables = spelled.split(" ")
-        orders = [syllables, [*syllables[1:], syllables[0]]] if person else [syllables]
+    for spelled in syllables(name):
+        parts = spelled.split(" ")
+        orders = [parts, [*parts[1:], parts[0]]] if person else [parts]
         forms += [" ".join(order) for order in orders]
     return tuple(f for f in dict.fromkeys(forms) if len(f.replace(" ", "")) >= MIN_LETTERS)
 
 
-def spellings_of_char(char: str) -> list[str]:
-    """One character's Latin spellings, in Pinyin and in Wade–Giles (許: xu, hsu)."""
-    return _syllables(char)
-
-
-def _syllables(name: str) -> list[str]:
-    """A name of Chinese characters in Pinyin and in Wade–Giles, its syllables spaced; none when a
-    character has no reading."""
+def syllables(name: str) -> list[str]:
+    """A name of Chinese characters in Pinyin and in Wade–Giles, its syllables spaced (許: xu, hsu);
+    none when a character has no reading."""
     if not all(text.has_cjk(c) for c in name):
         return []
     forms = []
     for style in (Style.NORMAL, Style.WADEGILES):
-        syllables = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in lazy_pinyin(name, style=style)]
-        if len(syllables) == len(name) and all(s.isascii() and s.isalpha() for s in syllables):
-            forms.append(" ".join(syllables))
+        spelled = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in lazy_pinyin(name, style=style)]
+        if len(spelled) == len(name) and all(s.isascii() and s.isalpha() for s in spelled):
+            forms.append(" ".join(spelled))
     return list(dict.fromkeys(forms))
 
 
@@ -67,5 +62,5 @@ def place_names(name: str) -> tuple[str, ...]:
     for kind in sorted(_PLACE_KINDS, key=len, reverse=True):
         stem = name[:-len(kind)]
         if name.endswith(kind) and MIN_CHARS <= len(stem) <= 3:
-            return tuple(f"{spelled} {head}" for spelled in _syllables(stem) for head in _PLACE_KINDS[kind])
+            return tuple(f"{spelled} {head}" for spelled in syllables(stem) for head in _PLACE_KINDS[kind])
     return ()

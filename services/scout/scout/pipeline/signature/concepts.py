@@ -156,9 +156,8 @@ def read_term(runs: list[list[Piece]], groups: list[ConceptGroup], intent_pieces
         if hit:
             reading.hits.append((unit, hit))
             # A year joined to a word of the term's own (2026地方選舉) only dates that word.
-            dated = [_beside(unit, g.expression) for g in hit if is_year(g.expression)]
-            if len(hit) == 1 and dated and len(dated[0]) >= 2:
-                reading.own_words.append(dated[0])
+            if len(hit) == 1 and is_year(hit[0].expression) and len(dated := _beside(unit, hit[0].expression)) >= 2:
+                reading.own_words.append(dated)
         else:
             reading.own_words.append(unit)
     return reading
@@ -598,7 +597,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                         group.add_alias(expression[0] + office)
             # A person's English given name, which English posts write alone (Greg of Greg Hsu for
             # 許光漢); not one that is an English word as well (Crowd of Crowd Lu).
-            surnames = {s for e in group.expressions if _personal(e) for s in romanize.spellings_of_char(e[0])}
+            surnames = {s for e in group.expressions if _personal(e) for s in romanize.syllables(e[0])}
             for expression in list(group.expressions):
                 given, _, surname = expression.partition(" ")
                 if surname in surnames and given.isascii() and given.isalpha() and len(given) >= MIN_GIVEN_LETTERS \
@@ -662,10 +661,10 @@ _SURNAMES = frozenset(text.fold(c) for c in (
     "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
 
 
-# Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
-# holder at a time, where a surname and a teacher, a doctor or a coach are many people.
 # Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
 _KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
+# Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
+# holder at a time, where a surname and a teacher, a doctor or a coach are many people.
 _OFFICES = tuple(text.fold(t) for t in (
     "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
 
