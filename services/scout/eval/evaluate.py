@@ -11,7 +11,8 @@ of its own; its results are read with ListRunPosts, in the order members see the
 
 Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
 with BM25, then with the eligible posts' common words, the service's default), so each
-component's figures stand on their own. Prints one JSON object: per set and
+component's figures stand on their own; then once more with the default component and, for each
+group, the terms SuggestTerms proposes for its intent instead of the labeled ones. Prints one JSON object: per set and
 component, precision@10 (relevant among the first min(10, results) results; 0 for a group
 without results), target attainment (share of the groups reaching their target among those with
 at least target unique relevant candidates) and the groups that returned fewer than half their
@@ -60,6 +61,8 @@ HALF_TARGET = 0.5
 # The component the service runs by default (SCOUT_RANKING), the one judged against the bar.
 DEFAULT_RANKING = "rules+pool"
 RANKINGS = ("rules", "rules+bm25", DEFAULT_RANKING)
+# The component that scans with the proposed terms; reported, not judged against the bar.
+SUGGESTED = "suggested terms"
 # The labeled set is dated; the scan job judges it at this fixed moment (SCOUT_SCAN_NOW), so the
 # figures do not drift with the calendar.
 NOW = datetime(2026, 8, 10, tzinfo=UTC)
@@ -141,12 +144,16 @@ def scout_stack(resolved: infra.Infra, search: GroupSearch, ranking: str) -> Ite
         infra.drop_database(database_url)
 
 
-def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str) -> tuple[scout_pb2.ScoutRun, list]:
-    """One scan by a new owner, waited for; the run as it ended and its results in ListRunPosts order."""
+def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str,
+         suggested: bool = False) -> tuple[scout_pb2.ScoutRun, list]:
+    """One scan by a new owner, waited for; the run as it ended and its results in ListRunPosts order.
+    `suggested`: with the terms the service proposes for the intent instead of the labeled ones."""
     metadata = [("x-actor-id", str(uuid.uuid4()))]
     mode = brief.get("mode", "topic")
+    terms = stub.SuggestTerms(scout_pb2.SuggestTermsRequest(intent=brief["intent"]), metadata=metadata,
+                              timeout=30).terms if suggested else brief["terms"]
     request = scout_pb2.ScanRequest(brief=scout_pb2.Brief(
-        intent=brief["intent"], terms=brief["terms"], mode=mode, target_count=brief.get("target_count"),
+        intent=brief["intent"], terms=terms, mode=mode, target_count=brief.get("target_count"),
         # A brand-mode brief needs a brand; the group stands for one when the set names none.
         brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
     ))
@@ -167,7 +174,8 @@ def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str) -> t
         page += 1
 
 
-def evaluate_group(stub: scout_pb2_grpc.ScoutServiceStub, search: GroupSearch, group: dict) -> dict:
+def evaluate_group(stub: scout_pb2_grpc.ScoutServiceStub, search: GroupSearch, group: dict,
+                   suggested: bool = False) -> dict:
     brief = group["brief"]
     relevant_ids: set[str] = set()
     for candidate in group["candidates"]:
@@ -176,7 +184,7 @@ def evaluate_group(stub: scout_pb2_grpc.ScoutServiceStub, search: GroupSearch, g
             relevant_ids.add(identity.canonical_id)
     search.show(group["candidates"])
     try:
-        run, posts = scan(stub, brief, group["id"])
+        run, posts = scan(stub, brief, group["id"], suggested)
     except grpc.RpcError as error:  # a brief the service refuses scores like a group without results
         return {"id": group["id"], "category": group.get("category", ""),
                 "target": int(brief.get("target_count") or 20), "results": 0, "unique_relevant": len(relevant_ids),
@@ -234,15 +242,18 @@ def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = Non
     # One resolution for every stack: an embedded Redis lives as long as the object that started it.
     resolved = infra.resolve(DATA_DIR)
     try:
-        for ranking in rankings:
+        # Last, the judged component once more with the terms the service proposes for each intent
+        # (建議搜尋詞) instead of the labeled ones: what a member gets who approves them as they are.
+        passes = [(ranking, ranking, False) for ranking in rankings] + [(f"{judged}, {SUGGESTED}", judged, True)]
+        for component, ranking, suggested in passes:
             for name, groups in sets.items():
                 # A stack per set: each set's scans share one Threads account budget (Meta's 2,200
                 # queries a day), which a set stays well inside and every set together would not.
                 with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
                     stub = scout_pb2_grpc.ScoutServiceStub(channel)
-                    reports = [evaluate_group(stub, search, group) for group in groups]
-                components.setdefault(ranking, {})[name] = overall(reports)
-                if ranking == judged:
+                    reports = [evaluate_group(stub, search, group, suggested) for group in groups]
+                components.setdefault(component, {})[name] = overall(reports)
+                if component == judged:
                     details[name] = {
                         "shortfall_groups": [
                             {"id": r["id"], "target": r["target"], "results": r["results"],

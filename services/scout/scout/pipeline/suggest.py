@@ -17,15 +17,17 @@ the signature only scores (比賽 beside 戴資穎) stays in the core term alone
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
 from scout.pipeline import text
-from scout.pipeline.aliases import AliasLexicon, lexicon
+from scout.pipeline.aliases import AliasLexicon, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_year
-from scout.pipeline.signature.segment import Piece, Segmenter, compound_parts, is_proper_noun
+from scout.pipeline.signature.segment import Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles
 
+_CJK = re.compile(r"[\u3400-\u9fff]")
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
 
@@ -44,15 +46,19 @@ class _Concept:
 def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]:
     """Search terms for an intent, the core first; NoTopicEvidence when it names no topic."""
     aliases = aliases or lexicon()
-    # The lexicon's names written in the intent stay whole (台北車站, Tai Tzu-ying).
-    segmenter = Segmenter(aliases.names_in(text.fold(intent)))
+    titles = quoted_titles([intent])
+    # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
+    # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
+    segmenter = Segmenter([*aliases.names_in(text.fold(intent)), *titles], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
-    concepts = _core(_merged(_concepts(pieces, segmenter, intent), aliases))
+    concepts = _core(_topic(pieces, segmenter, intent, aliases))
     for concept in concepts:
-        for name in aliases.others(concept.folded):
-            concept.add(name)
+        # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
+        if not _is_place(concept.folded):
+            for name in aliases.others(concept.folded):
+                concept.add(name)
 
     core = " ".join(c.names[0] for c in concepts)
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
@@ -74,8 +80,40 @@ def _spelled_in(concept: _Concept, name: str) -> bool:
     return any(text.fold(n) in folded for n in concept.names)
 
 
+def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: AliasLexicon) -> list[_Concept]:
+    """The concepts a search needs. A request written as a sentence (its framing set aside) is
+    about the things it names: when it names any besides places, only the stretches naming them
+    count (壽司郎 of 「最近壽司郎有什麼期間限定」, not 期間限定). A country (台灣, 日本) only
+    says where, which posts written there seldom do: it counts only when nothing else is left."""
+    per_piece = [_merged(_concepts([piece], segmenter, intent), aliases) for piece in pieces]
+    if _framed(intent, segmenter):
+        naming = [c for c in per_piece if any(k.entity and not _is_place(k.folded) for k in c)]
+        per_piece = naming or per_piece
+    concepts = _merged([c for piece in per_piece for c in piece], aliases)
+    return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _framed(intent: str, segmenter: Segmenter) -> bool:
+    """Whether the intent is a sentence: some stretch of it says something and also holds framing
+    or function words (想追戴資穎最近的比賽), unlike keywords beside a framing word (鬼滅之刃 心得)."""
+    for chunk in chunks(intent):
+        kept = sum(len(u) for p in segmenter.pieces(chunk) for u in p.units if text.has_cjk(u))
+        if 0 < kept < len(_CJK.findall(chunk)):
+            return True
+    return False
+
+
+def _is_place(folded: str) -> bool:
+    return folded in places() or text.dictionary_tag(folded) == "ns"
+
+
+def _is_country(folded: str) -> bool:
+    """A place no city, county or destination of the place lexicon is: a country or a region."""
+    return text.dictionary_tag(folded) == "ns" and folded not in places()
+
+
 def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_Concept]:
-    """One concept per content unit, a year left out (posts seldom write it)."""
+    """One concept per content unit, a year left out (posts seldom write it). A name stays whole."""
     concepts: list[_Concept] = []
     for piece in pieces:
         # A run the tokenizer left whole or cut into characters (外包後端工程師), in its words.

@@ -15,6 +15,8 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 蔡依林 | Jolin
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
+# places
+台北 | 台北市 | Taipei | 天龍國
 """)
 
 
@@ -24,9 +26,31 @@ def suggest(intent: str) -> list[str]:
 
 def test_framing_is_never_proposed_and_the_core_comes_first() -> None:
     terms = suggest("想追戴資穎最近的比賽")
-    assert terms[0] == "戴資穎 比賽"
+    assert terms[0] == "戴資穎"
     for word in ("想追", "最近", "的"):
         assert all(word not in term for term in terms)
+
+
+def test_a_request_written_as_a_sentence_searches_the_things_it_names() -> None:
+    # 比賽 and 期間限定 say what about the name; posts about it seldom write them.
+    assert all("比賽" not in term for term in suggest("想追戴資穎最近的比賽"))
+    assert suggest("最近鬼滅之刃有什麼期間限定的活動？")[0] == "鬼滅之刃"
+    # A request naming nothing but a place keeps its concepts.
+    assert suggest("想找台北的陶藝課")[0] == "台北 陶藝課"
+
+
+def test_a_title_in_title_marks_is_proposed_whole() -> None:
+    assert suggest("有人看過《喵的奇幻漂流》嗎？想看大家的心得")[0] == "喵的奇幻漂流"
+
+
+def test_a_place_is_proposed_only_as_written() -> None:
+    terms = suggest("台北陶藝課")
+    assert not any(name in term for term in terms for name in ("台北市", "Taipei", "天龍國"))
+
+
+def test_a_country_only_says_where_unless_nothing_else_is_named() -> None:
+    assert all("台灣" not in term for term in suggest("台灣精釀啤酒"))
+    assert suggest("台灣")[0] == "台灣"
 
 
 def test_a_name_is_proposed_with_its_nickname_and_english_name_beside_the_other_concepts() -> None:
