@@ -87,10 +87,21 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: Alia
     says where, which posts written there seldom do: it counts only when nothing else is left."""
     per_piece = [_merged(_concepts([piece], segmenter, intent), aliases) for piece in pieces]
     if _framed(intent, segmenter):
-        naming = [c for c in per_piece if any(k.entity and not _is_place(k.folded) for k in c)]
-        per_piece = naming or per_piece
+        # A known name (a title, a name of the alias lexicon or the dictionary, a Latin one) before
+        # a word the dictionary merely lacks (要調漲 beside 台電).
+        for names in (lambda c: _known_name(c, segmenter, aliases), lambda c: c.entity):
+            naming = [p for p in per_piece if any(names(c) and not _is_place(c.folded) for c in p)]
+            if naming:
+                per_piece = naming
+                break
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon) -> bool:
+    folded = concept.folded
+    return folded in segmenter.names or not text.has_cjk(folded) or bool(aliases.others(folded)) or (
+        text.dictionary_tag(folded) is not None and is_proper_noun(folded))
 
 
 def _framed(intent: str, segmenter: Segmenter) -> bool:
