@@ -15,6 +15,8 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 蔡依林 | Jolin
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
+# companies
+台電 | 台灣電力公司 | Taipower
 # places
 台北 | 台北市 | Taipei | 天龍國
 """)
@@ -37,6 +39,12 @@ def test_a_request_written_as_a_sentence_searches_the_things_it_names() -> None:
     assert suggest("最近鬼滅之刃有什麼期間限定的活動？")[0] == "鬼滅之刃"
     # A request naming nothing but a place keeps its concepts.
     assert suggest("想找台北的陶藝課")[0] == "台北 陶藝課"
+
+
+def test_a_known_name_makes_the_core_before_a_word_the_dictionary_merely_lacks() -> None:
+    terms = suggest("電價好像又要調漲了，想看大家最近怎麼討論台電跟電費")
+    assert terms[0].split()[0] == "台電" and "Taipower" in " ".join(terms)
+    assert all("調漲" not in term for term in terms)
 
 
 def test_a_title_in_title_marks_is_proposed_whole() -> None:
