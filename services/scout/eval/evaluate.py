@@ -23,7 +23,7 @@ The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topi
 natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
 natural_blind.jsonl and natural_blind2–4.jsonl, written blind and only ever run.
 
-    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
+    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool] [--no-suggested]
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def overall(reports: list[dict]) -> dict:
     }
 
 
-def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = None) -> dict:
+def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = None, suggested: bool = True) -> dict:
     sets = {path.name: load(path, only) for path in paths}
     judged = DEFAULT_RANKING if DEFAULT_RANKING in rankings else rankings[-1]
     components: dict[str, dict] = {}
@@ -244,7 +244,8 @@ def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = Non
     try:
         # Last, the judged component once more with the terms the service proposes for each intent
         # (建議搜尋詞) instead of the labeled ones: what a member gets who approves them as they are.
-        passes = [(ranking, ranking, False) for ranking in rankings] + [(f"{judged}, {SUGGESTED}", judged, True)]
+        passes = [(ranking, ranking, False) for ranking in rankings] + (
+            [(f"{judged}, {SUGGESTED}", judged, True)] if suggested else [])
         for component, ranking, suggested in passes:
             for name, groups in sets.items():
                 # A stack per set: each set's scans share one Threads account budget (Meta's 2,200
@@ -280,10 +281,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rankings", default=",".join(RANKINGS),
                         help="ranking components to evaluate, comma-separated; the service's default (rules+pool) is "
                              "judged against the bar when listed, else the last one")
+    parser.add_argument("--no-suggested", action="store_true",
+                        help="skip the pass with the terms the service proposes for each intent")
     args = parser.parse_args(argv[1:])
     only = {g.strip() for g in args.groups.split(",") if g.strip()} or None
     rankings = [r.strip() for r in args.rankings.split(",") if r.strip()]
-    report = evaluate(args.datasets or DEFAULT_DATASETS, rankings, only)
+    report = evaluate(args.datasets or DEFAULT_DATASETS, rankings, only, suggested=not args.no_suggested)
     print(json.dumps(report, ensure_ascii=False, indent=2))
     return 0 if report["passed"] else 1
 
