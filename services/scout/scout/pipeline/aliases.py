@@ -116,6 +116,11 @@ def places() -> dict[str, str]:
     return AliasLexicon.parse(PLACES.read_text(encoding="utf-8")).whole_of()
 
 
+def is_place(folded: str) -> bool:
+    """A place of `places.txt`, or one the dictionary files as a place name (a country, a region)."""
+    return folded in places() or text.dictionary_tag(folded) == "ns"
+
+
 def is_district(word: str) -> bool:
     """A place's bare name that `places.txt` only lists with its suffix, being an everyday word too
     (三重 of 三重區): in a brief, written by the member, it names the place."""

@@ -17,17 +17,15 @@ the signature only scores (比賽 beside 戴資穎) stays in the core term alone
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
 from scout.pipeline import text
-from scout.pipeline.aliases import AliasLexicon, lexicon, places
+from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_year
 from scout.pipeline.signature.segment import Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
 
@@ -56,7 +54,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     concepts = _core(_topic(pieces, segmenter, intent, aliases))
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
-        if not _is_place(concept.folded):
+        if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
 
@@ -90,7 +88,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: Alia
         # A known name (a title, a name of the alias lexicon or the dictionary, a Latin one) before
         # a word the dictionary merely lacks (要調漲 beside 台電).
         for names in (lambda c: _known_name(c, segmenter, aliases), lambda c: c.entity):
-            naming = [p for p in per_piece if any(names(c) and not _is_place(c.folded) for c in p)]
+            naming = [p for p in per_piece if any(names(c) and not is_place(c.folded) for c in p)]
             if naming:
                 per_piece = naming
                 break
@@ -109,13 +107,9 @@ def _framed(intent: str, segmenter: Segmenter) -> bool:
     or function words (想追戴資穎最近的比賽), unlike keywords beside a framing word (鬼滅之刃 心得)."""
     for chunk in chunks(intent):
         kept = sum(len(u) for p in segmenter.pieces(chunk) for u in p.units if text.has_cjk(u))
-        if 0 < kept < len(_CJK.findall(chunk)):
+        if 0 < kept < text.cjk_count(chunk):
             return True
     return False
-
-
-def _is_place(folded: str) -> bool:
-    return folded in places() or text.dictionary_tag(folded) == "ns"
 
 
 def _is_country(folded: str) -> bool:
@@ -124,7 +118,7 @@ def _is_country(folded: str) -> bool:
 
 
 def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_Concept]:
-    """One concept per content unit, a year left out (posts seldom write it). A name stays whole."""
+    """One concept per content unit, a year left out (posts seldom write it)."""
     concepts: list[_Concept] = []
     for piece in pieces:
         # A run the tokenizer left whole or cut into characters (外包後端工程師), in its words.

@@ -114,6 +114,10 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+def cjk_count(text: str) -> int:
+    return len(_CJK.findall(text))
+
+
 def is_ascii_word(text: str) -> bool:
     return bool(_ASCII_WORD.match(text))
 

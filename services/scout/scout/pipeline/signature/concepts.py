@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from scout.pipeline import glosses, romanize, text
-from scout.pipeline.aliases import AliasLexicon, is_district, places
+from scout.pipeline.aliases import AliasLexicon, is_district, is_place, places
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
 from scout.pipeline.signature.segment import Piece, Segmenter
@@ -365,16 +365,12 @@ def _mergeable(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple
             x, y = only_a[0], only_b[0]
             # A name and a common word (台北 / 成人), or a place and something else (台北 / 國中數學),
             # are two things the brief combines.
-            if x.entity != y.entity or _is_place(x) != _is_place(y) or any(r.names(x) and r.names(y) for r in readings):
+            if x.entity != y.entity or is_place(x.expression) != is_place(y.expression) or any(r.names(x) and r.names(y) for r in readings):
                 continue
             shared = any(rb.names(g) for g in ra.named)
             if shared or _scripts_differ(x.expression, y.expression):
                 return _ordered(groups, x, y)
     return None
-
-
-def _is_place(group: ConceptGroup) -> bool:
-    return group.expression in places() or text.dictionary_tag(group.expression) == "ns"
 
 
 def _ordered(groups: list[ConceptGroup], a: ConceptGroup, b: ConceptGroup) -> tuple[ConceptGroup, ConceptGroup]:
@@ -501,7 +497,7 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
         # request's place still holds: it searched more widely than the member asks.
         one_part = any(len(r.named) == 1 for r in naming)
         for group in groups:
-            if named[id(group)] and not (one_part and _is_place(group)):
+            if named[id(group)] and not (one_part and is_place(group.expression)):
                 group.required = False
     # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
