@@ -31,6 +31,14 @@ def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+@pytest.mark.parametrize("intent, expected", [
+    ("彭啟明", ["彭啟明"]),  # 啟明 is a word of its own; 彭 is the surname before it
+    ("想看谷阿莫", ["谷阿莫"]),
+])
+def test_a_surname_before_a_given_name_the_dictionary_knows_stays_with_it(intent, expected):
+    assert units(intent) == [text.fold(e) for e in expected]
+
+
 def test_a_latin_word_is_never_cut_at_a_framing_word_inside_it():
     # "to" and "or" are framing words; Toyota and Gogoro are not cut at them
     assert units("想買Toyota跟Gogoro新車", ["RAV4 交車"]) == ["toyota", "gogoro", text.fold("新車")]

@@ -286,6 +286,9 @@ class Segmenter:
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
                     units[-1] += run
+                elif not units and text.dictionary_tag(run) == "nr" and token is not None and text.has_cjk(token) \
+                        and not self._whole(token):
+                    token = run + token  # a surname before a given name the dictionary knows as a word (彭 啟明)
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
