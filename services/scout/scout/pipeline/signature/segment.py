@@ -276,7 +276,8 @@ class Segmenter:
         they stay together, with the word after them (鬼滅 + 之刃) or before them (大谷 + 翔平), but a
         word of the approved terms or a place is whole as written: two such characters beside it
         are a verb or a particle (高普考 考完, 抽中 台北), dropped. A lone character joins the word
-        before it when it is a noun (陶藝 + 課), else it is dropped (帶 長輩)."""
+        before it when it is a noun (陶藝 + 課), a surname with nothing before it the word after it
+        (彭 + 啟明), else it is dropped (帶 長輩)."""
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
@@ -288,7 +289,7 @@ class Segmenter:
                     units[-1] += run
                 elif not units and text.dictionary_tag(run) == "nr" and token is not None and text.has_cjk(token) \
                         and not self._whole(token):
-                    token = run + token  # a surname before a given name the dictionary knows as a word (彭 啟明)
+                    token = run + token
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
