@@ -12,12 +12,12 @@ of its own; its results are read with ListRunPosts, in the order members see the
 Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
 with BM25, then with the eligible posts' common words, the service's default), so each
 component's figures stand on their own; then once more with the default component and, for each
-group, the terms SuggestTerms proposes for its intent instead of the labeled ones. Prints one JSON object: per set and
-component, precision@10 (relevant among the first min(10, results) results; 0 for a group
-without results), target attainment (share of the groups reaching their target among those with
-at least target unique relevant candidates) and the groups that returned fewer than half their
-target although they had it; for the default component, every group with its shortfall reasons
-and false positives. Exits 1 when the default component misses the bar on any set.
+group, the terms SuggestTerms proposes for its intent instead of the labeled ones (reported, not
+judged; --no-suggested skips it). Prints one JSON object: per set and component, precision@10
+(relevant among the first min(10, results) results; 0 for a group without results), target
+attainment (share of the groups reaching their target among those with at least target unique
+relevant candidates) and the groups that returned fewer than half their target although they had
+it; for the default component, every group with its shortfall reasons and false positives. Exits 1 when the default component misses the bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
