@@ -39,6 +39,10 @@ def test_a_surname_before_a_given_name_the_dictionary_knows_stays_with_it(intent
     assert units(intent) == [text.fold(e) for e in expected]
 
 
+def test_a_numeral_after_a_year_begins_the_word_after_it():
+    assert units("2026九合一") == ["2026", text.fold("九合一")]
+
+
 def test_a_latin_word_is_never_cut_at_a_framing_word_inside_it():
     # "to" and "or" are framing words; Toyota and Gogoro are not cut at them
     assert units("想買Toyota跟Gogoro新車", ["RAV4 交車"]) == ["toyota", "gogoro", text.fold("新車")]

@@ -277,7 +277,7 @@ class Segmenter:
         word of the approved terms or a place is whole as written: two such characters beside it
         are a verb or a particle (高普考 考完, 抽中 台北), dropped. A lone character joins the word
         before it when it is a noun (陶藝 + 課), a surname with nothing before it the word after it
-        (彭 + 啟明), else it is dropped (帶 長輩)."""
+        (彭 + 啟明), a numeral after a year too (2026 九合一), else it is dropped (帶 長輩)."""
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
@@ -293,6 +293,9 @@ class Segmenter:
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
+                    elif text.dictionary_tag(run) == "m" and token is not None and text.has_cjk(token) \
+                            and not self._whole(token):
+                        token = run + token
                     elif len(units[-1]) < 4:
                         units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
             elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
