@@ -83,7 +83,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: Alia
     about the things it names: when it names any besides places, only the stretches naming them
     count (壽司郎 of 「最近壽司郎有什麼期間限定」, not 期間限定). A country (台灣, 日本) only
     says where, which posts written there seldom do: it counts only when nothing else is left."""
-    per_piece = [_merged(_concepts([piece], segmenter, intent), aliases) for piece in pieces]
+    per_piece = [_concepts([piece], segmenter, intent) for piece in pieces]
     if _framed(intent, segmenter):
         # A known name (a title, a name of the alias lexicon or the dictionary, a Latin one) before
         # a word the dictionary merely lacks (要調漲 beside 台電).
@@ -114,7 +114,7 @@ def _framed(intent: str, segmenter: Segmenter) -> bool:
 
 def _is_country(folded: str) -> bool:
     """A place no city, county or destination of the place lexicon is: a country or a region."""
-    return text.dictionary_tag(folded) == "ns" and folded not in places()
+    return is_place(folded) and folded not in places()
 
 
 def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_Concept]:

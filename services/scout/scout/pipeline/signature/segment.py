@@ -284,24 +284,24 @@ class Segmenter:
             if token is not None and not (token.isascii() or token in self.words or _dictionary_word(token)):
                 run += token
                 continue
+            # The word after the run, when it can take the run in front of it (鬼滅 + 之刃).
+            taker = token if token is not None and text.has_cjk(token) and not self._whole(token) else None
             if len(run) == 1:
                 if _nominal(run) and units and text.has_cjk(units[-1]):
                     units[-1] += run
-                elif not units and text.dictionary_tag(run) == "nr" and token is not None and text.has_cjk(token) \
-                        and not self._whole(token):
-                    token = run + token
+                elif not units and text.dictionary_tag(run) == "nr" and taker:
+                    token = run + taker
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
-                    elif text.dictionary_tag(run) == "m" and token is not None and text.has_cjk(token) \
-                            and not self._whole(token):
-                        token = run + token
+                    elif text.dictionary_tag(run) == "m" and taker:
+                        token = run + taker
                     elif len(units[-1]) < 4:
                         units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
             elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
                 pass  # a verb or particle beside a word of the terms or a place
-            elif run and token is not None and text.has_cjk(token) and not self._whole(token):
-                token = run + token
+            elif run and taker:
+                token = run + taker
             elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
                 units[-1] += run
             elif run:
