@@ -6,17 +6,21 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
 
 1. the core concepts, each written as the member wrote it and set apart by spaces
    (「外包後端工程師」 → 外包 後端 工程師), at most `MAX_CONCEPTS` of the most specific;
-2. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
+2. where the core holds one name among common words, narrower searches: in a sentence the name
+   alone (what the sentence asks about it only scores), else the name beside each other concept
+   in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them;
+3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
    戴資穎) or the other name the intent itself gives (蔡依林 for Jolin);
-3. the core in Simplified characters, which posts written that way are found by.
+4. the core in Simplified characters, which posts written that way are found by.
 
-An other name replaces its concept in a term that keeps every concept the core's signature
-requires, so the signature built from the proposed terms still requires each of them; a concept
-the signature only scores (比賽 beside 戴資穎) stays in the core term alone.
+An other name replaces its concept in a term that keeps every concept the proposal requires, so
+the signature built from the proposed terms still requires each of them; a concept the signature
+only scores (比賽 beside 戴資穎) stays in the core term alone.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
@@ -24,10 +28,15 @@ from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_year
-from scout.pipeline.signature.segment import Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles
+from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles,
+                                              titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
+# jieba's tags of verbs and set phrases.
+_DOING_TAGS = frozenset("vl")
+# A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
+_DESCRIBING = re.compile(r"(?:适合|可以|能)[^的]*的([^的]+)$")
 
 
 @dataclass
@@ -51,7 +60,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
-    concepts = _core(_topic(pieces, segmenter, intent, aliases))
+    framed = _framed(intent, segmenter)
+    concepts = _core(_topic(pieces, segmenter, intent, aliases, framed))
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
@@ -62,15 +72,35 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
     # out of the other names' terms, which then find every post of the name.
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
+    narrower: list[str] = []
+    anchor = _anchor(concepts, segmenter, aliases, text.fold(intent))
+    if anchor is not None:
+        others = [c for c in concepts if c is not anchor]
+        if framed and not any(is_place(c.folded) for c in others):
+            # What a sentence asks about its one name only scores: the name alone finds the posts
+            # that write it without the rest (想看大家對許光漢新片的評價: 許光漢).
+            required = {text.fold(n) for n in anchor.names}
+            narrower = [anchor.names[0]]
+        elif len(others) > 1:
+            # The name beside each other concept in turn: a post needs the name and one of them
+            # (BLACKPINK 高雄 演唱會: BLACKPINK 高雄, BLACKPINK 演唱會).
+            narrower = [" ".join(c.names[0] for c in concepts if c is anchor or c is other) for other in others]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
                         if i == replace or (c.folded in required and not _spelled_in(c, name)))
 
-    terms = [core, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
+    terms = [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
     terms.append(text.simplified(core))
     return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str) -> _Concept | None:
+    """The one name of a core of several concepts, the others common words or places."""
+    names = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()
+             and (c.entity or _known_name(c, segmenter, aliases, folded))]
+    return names[0] if len(concepts) > 1 and len(names) == 1 else None
 
 
 def _spelled_in(concept: _Concept, name: str) -> bool:
@@ -78,28 +108,60 @@ def _spelled_in(concept: _Concept, name: str) -> bool:
     return any(text.fold(n) in folded for n in concept.names)
 
 
-def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: AliasLexicon) -> list[_Concept]:
+def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: AliasLexicon,
+           framed: bool) -> list[_Concept]:
     """The concepts a search needs. A request written as a sentence (its framing set aside) is
-    about the things it names: when it names any besides places, only the stretches naming them
-    count (壽司郎 of 「最近壽司郎有什麼期間限定」, not 期間限定). A country (台灣, 日本) only
-    says where, which posts written there seldom do: it counts only when nothing else is left."""
-    per_piece = [_concepts([piece], segmenter, intent) for piece in pieces]
-    if _framed(intent, segmenter):
-        # A known name (a title, a name of the alias lexicon or the dictionary, a Latin one) before
-        # a word the dictionary merely lacks (要調漲 beside 台電).
-        for names in (lambda c: _known_name(c, segmenter, aliases), lambda c: c.entity):
-            naming = [p for p in per_piece if any(names(c) and not is_place(c.folded) for c in p)]
-            if naming:
-                per_piece = naming
-                break
+    about the things it names: when it gives a name besides places, only the stretches naming
+    them count (壽司郎 of 「最近壽司郎有什麼期間限定」, not 期間限定), less what the sentence says
+    was done with them (去過 of 去過告五人); else the first thing it says, and where. A country
+    (台灣, 日本) only says where, which posts written there seldom do: it counts only when
+    nothing else is left."""
+    per_piece = _joined([_concepts([piece], segmenter, intent) for piece in pieces], aliases)
+    folded = text.fold(intent)
+    if framed:
+        def given(concept: _Concept) -> bool:
+            return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
+
+        naming = [p for p in per_piece if any(given(c) for c in p)]
+        if naming:
+            per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
+        else:
+            head = _described(intent, segmenter)
+            first = next((p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
+            if head:
+                per_piece = [[c for c in p if is_place(c.folded)] for p in per_piece] + [head]
+            elif first is not None:
+                per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
 
 
-def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon) -> bool:
+def _described(intent: str, segmenter: Segmenter) -> list[_Concept]:
+    """What the request's first clause asks for when it describes it before naming it (台北適合
+    帶長輩去的陶藝課: 陶藝課); a 的 after anything else mostly only says whose (產業的現況)."""
+    for chunk in chunks(intent):
+        if not segmenter.pieces(chunk):
+            continue
+        match = _DESCRIBING.search(chunk)
+        described = _concepts(segmenter.pieces(match.group(1)), segmenter, intent) if match else []
+        return [c for c in described if not is_place(c.folded)]
+    return []
+
+
+def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
+    """A name the member gave: a title, a name of the alias lexicon, a Latin name (not a code such
+    as 5G), or a person's name the intent gives a title or form of address (黃瑽寧 of 黃瑽寧醫師).
+    Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
-    return folded in segmenter.names or not text.has_cjk(folded) or bool(aliases.others(folded)) or (
-        text.dictionary_tag(folded) is not None and is_proper_noun(folded))
+    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2  # IU, not 5G
+    return folded in segmenter.names or latin or bool(aliases.others(folded)) or any(
+        folded + title in intent for title in titles())
+
+
+def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
+    """A name the member gave, or a proper noun of the dictionary."""
+    return _given_name(concept, segmenter, aliases, intent) or (
+        text.dictionary_tag(concept.folded) is not None and is_proper_noun(concept.folded))
 
 
 def _framed(intent: str, segmenter: Segmenter) -> bool:
@@ -110,6 +172,12 @@ def _framed(intent: str, segmenter: Segmenter) -> bool:
         if 0 < kept < text.cjk_count(chunk):
             return True
     return False
+
+
+def _doing(folded: str) -> bool:
+    """A verb or a set phrase of the dictionary (去過, 常看到), as a sentence says what it does."""
+    tag = text.dictionary_tag(folded) or ""
+    return tag[:1] in _DOING_TAGS
 
 
 def _is_country(folded: str) -> bool:
@@ -138,22 +206,44 @@ def _merged(concepts: list[_Concept], aliases: AliasLexicon) -> list[_Concept]:
     Latin name beside a Chinese personal or unknown name (Jolin 蔡依林)."""
     merged: list[_Concept] = []
     for concept in concepts:
-        previous = merged[-1] if merged else None
-        same = previous is not None and (
-            concept.folded in {text.fold(n) for n in aliases.others(previous.folded)}
-            or (previous.entity and concept.entity and text.has_cjk(previous.folded) != text.has_cjk(concept.folded)
-                and all(_personal_or_unknown(c.folded) for c in (previous, concept) if text.has_cjk(c.folded))))
-        if previous is not None and same:
+        if merged and _same_thing(merged[-1], concept, aliases):
             for name in concept.names:
-                previous.add(name)
+                merged[-1].add(name)
         else:
             merged.append(concept)
     return merged
 
 
+def _same_thing(previous: _Concept, concept: _Concept, aliases: AliasLexicon) -> bool:
+    """Two names of one lexicon entry, or a Latin name beside a Chinese personal or unknown one."""
+    return concept.folded in {text.fold(n) for n in aliases.others(previous.folded)} or (
+        previous.entity and concept.entity and text.has_cjk(previous.folded) != text.has_cjk(concept.folded)
+        and all(_personal_or_unknown(c.folded) if text.has_cjk(c.folded) else _has_letter(c.folded)
+                for c in (previous, concept)))
+
+
+def _has_letter(latin: str) -> bool:
+    """A Latin name rather than a number (1500 萬內 is an amount)."""
+    return any(ch.isalpha() for ch in latin)
+
+
+def _joined(per_piece: list[list[_Concept]], aliases: AliasLexicon) -> list[list[_Concept]]:
+    """Stretches that name one thing twice across their boundary (LANEIGE 蘭芝保養品) as one; a
+    word the dictionary lacks after a stretch is more often what is done with it (Pocket 抽卡)."""
+    joined: list[list[_Concept]] = []
+    for piece in per_piece:
+        if joined and joined[-1] and piece and _same_thing(joined[-1][-1], piece[0], aliases) and all(
+                text.dictionary_tag(c.folded) for c in (joined[-1][-1], piece[0]) if text.has_cjk(c.folded)):
+            joined[-1] = joined[-1] + piece
+        else:
+            joined.append(piece)
+    return joined
+
+
 def _personal_or_unknown(word: str) -> bool:
+    """A person's name or a word the dictionary lacks, but not a place (BLACKPINK 高雄 are two things)."""
     tag = text.dictionary_tag(word)
-    return tag is None or (is_proper_noun(word) and tag.startswith("nr"))
+    return not is_place(word) and (tag is None or (is_proper_noun(word) and tag.startswith("nr")))
 
 
 def _core(concepts: list[_Concept]) -> list[_Concept]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scout.pipeline.aliases import LEXICON, AliasLexicon
+from scout.pipeline.gate import Gate
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.suggest import MAX_CONCEPTS, suggest_terms
 
@@ -13,6 +14,8 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 # people
 戴資穎 | 小戴 | Tai Tzu-ying
 蔡依林 | Jolin
+許光漢 | Greg Hsu
+告五人 | Accusefive
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
 # companies
@@ -39,6 +42,61 @@ def test_a_request_written_as_a_sentence_searches_the_things_it_names() -> None:
     assert suggest("最近鬼滅之刃有什麼期間限定的活動？")[0] == "鬼滅之刃"
     # A request naming nothing but a place keeps its concepts.
     assert suggest("想找台北的陶藝課")[0] == "台北 陶藝課"
+
+
+def test_what_a_sentence_says_was_done_with_a_name_is_not_searched() -> None:
+    assert suggest("有沒有人去過告五人最近的演唱會？想看現場心得")[0] == "告五人"
+    assert suggest("最近很常看到Toyz的新聞，想知道大家怎麼評論他") == ["Toyz"]
+
+
+def test_a_name_given_a_title_is_a_name_and_the_dictionarys_proper_nouns_are_not_enough() -> None:
+    # 衛教 is filed as a proper noun by the dictionary; 黃瑽寧 is a name because 醫師 follows it.
+    assert suggest("想看大家分享黃瑽寧醫師的育兒衛教，哪些建議真的有用？")[0] == "黃瑽寧"
+
+
+def test_a_code_is_no_name_the_sentence_is_about() -> None:
+    assert suggest("最近中華電信的5G資費大家覺得划算嗎？")[0] == "中華電信"
+
+
+def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() -> None:
+    assert suggest("這波寒流大家那邊多冷？有下雪嗎")[0] == "寒流"
+    terms = suggest("想了解月子中心這幾年漲價的狀況，業者跟媽媽們怎麼說？")
+    assert "月子" in terms[0] and not any(word in " ".join(terms) for word in ("漲價", "業者", "媽媽"))
+    terms = suggest("第一次浮潛，墾丁有推薦適合新手的浮潛店嗎")
+    assert set(terms[0].split()) == {"浮潛", "墾丁"}
+
+
+def test_a_thing_described_before_it_is_named_is_what_the_sentence_asks_for() -> None:
+    assert suggest("台北有沒有適合成人初學的鋼琴課？一對一的")[0] == "台北 鋼琴課"
+    assert suggest("請問台南有沒有半夜可以掛急診的動物醫院？")[0] == "台南 動物醫院"
+
+
+def test_a_sentence_about_one_name_also_searches_the_name_alone() -> None:
+    intent = "想看大家對許光漢新片的評價"
+    terms = suggest(intent)
+    assert terms[0] == "許光漢 新片" and {"許光漢", "Greg Hsu"} <= set(terms)
+    required = build_signature(intent, terms).required
+    assert len(required) == 1 and "greg hsu" in required[0].expressions
+
+
+def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
+    intent = "BLACKPINK 高雄 演唱會"
+    terms = suggest(intent)
+    assert {"BLACKPINK 高雄", "BLACKPINK 演唱會"} <= set(terms)
+    gate = Gate(build_signature(intent, terms))
+    assert gate.judge("BLACKPINK 高雄場第二天，粉絲擠爆世運主場館").accepted
+    assert gate.judge("BLACKPINK 演唱會的應援手燈終於到貨了，好期待").accepted
+    assert not gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎").accepted
+
+
+def test_two_names_of_one_thing_across_stretches_stay_one_concept() -> None:
+    terms = suggest("LANEIGE 蘭芝 保養品使用心得")
+    assert terms[:2] == ["LANEIGE", "蘭芝"]
+
+
+def test_a_place_or_a_number_is_never_another_name_of_a_name() -> None:
+    assert all("blackpink" in term.lower() for term in suggest("BLACKPINK 高雄 演唱會"))
+    assert "3" not in suggest("魷魚遊戲3")
 
 
 def test_a_known_name_makes_the_core_before_a_word_the_dictionary_merely_lacks() -> None:
