@@ -27,7 +27,7 @@ from scout.brief import MAX_TERMS
 from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import is_year
+from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles,
                                               titles)
 
@@ -67,6 +67,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
+            named = _named_before_kind(concept.folded)
+            if len(concept.names) == 1 and named:
+                # Posts name it without saying what kind of thing it is (山陀兒 of 山陀兒颱風).
+                concept.add(concept.names[0][:len(named)])
 
     core = " ".join(c.names[0] for c in concepts)
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
@@ -101,6 +105,20 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     names = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _named_before_kind(folded: str) -> str | None:
+    """The name in a word the dictionary lacks that is a name the dictionary lacks too, then a
+    common word saying what kind of thing it is (婚攝 of 婚攝產業, 雷亞 of 雷亞遊戲), not a common
+    word before it (正直 of 正直不動產)."""
+    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
+        return None
+    for cut in range(2, len(folded) - 1):
+        name, kind = folded[:cut], folded[cut:]
+        if text.dictionary_frequency(kind) >= ALIAS_MAX_FREQUENCY and not text.dictionary_frequency(name) \
+                and not any(place in name for place in places()):
+            return name
+    return None
 
 
 def _spelled_in(concept: _Concept, name: str) -> bool:

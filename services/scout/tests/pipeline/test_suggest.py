@@ -94,6 +94,13 @@ def test_two_names_of_one_thing_across_stretches_stay_one_concept() -> None:
     assert terms[:2] == ["LANEIGE", "蘭芝"]
 
 
+def test_a_name_before_the_kind_of_thing_it_is_is_also_proposed_alone() -> None:
+    assert suggest("山陀兒颱風")[:2] == ["山陀兒颱風", "山陀兒"]
+    assert "婚攝" in suggest("婚攝產業")
+    # A common word before the kind is no name: 正直 alone would find anything honest.
+    assert "正直" not in suggest("正直不動產")
+
+
 def test_a_place_or_a_number_is_never_another_name_of_a_name() -> None:
     assert all("blackpink" in term.lower() for term in suggest("BLACKPINK 高雄 演唱會"))
     assert "3" not in suggest("魷魚遊戲3")
