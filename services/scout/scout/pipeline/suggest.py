@@ -213,10 +213,28 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_C
         for unit in units:
             if is_year(unit):
                 continue
+            unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
     return concepts
+
+
+def _unglued(unit: str) -> str:
+    """A name the dictionary lacks without the verb before it or the verb and particles after it,
+    which the cut glued to it (聊 江振誠, 覺得 生技業, 普考 考完, 世壯運 辦得); what is left keeps
+    at least three characters, or two when the end is cut."""
+    if not text.has_cjk(unit) or text.dictionary_frequency(unit):
+        return unit
+    words = text.base_cut(unit)
+    # A verb of one character only before a surname (聊 江振誠, not 托 嬰中心).
+    if len(words) > 1 and _doing(words[0]) and len("".join(words[1:])) >= 3 and (
+            len(words[0]) > 1 or (text.dictionary_tag(words[1]) or "").startswith("nr")):
+        words = words[1:]
+    while len(words) > 1 and len(words[-1]) == 1 and (text.dictionary_tag(words[-1]) or "")[:1] in "vu" \
+            and len("".join(words[:-1])) >= 2:
+        words = words[:-1]
+    return "".join(words)
 
 
 def _merged(concepts: list[_Concept], aliases: AliasLexicon) -> list[_Concept]:

@@ -94,6 +94,14 @@ def test_two_names_of_one_thing_across_stretches_stay_one_concept() -> None:
     assert terms[:2] == ["LANEIGE", "蘭芝"]
 
 
+def test_a_verb_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
+    assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"
+    assert suggest("大家覺得生技業未來幾年還有發展嗎？想轉職")[0] == "生技業"
+    assert suggest("雙北世壯運辦得怎麼樣？")[0] == "雙北世壯運"
+    # One character that is a verb only elsewhere is part of the name (托嬰 of 托嬰中心).
+    assert suggest("托嬰中心 產業")[0].startswith("托嬰中心")
+
+
 def test_a_name_before_the_kind_of_thing_it_is_is_also_proposed_alone() -> None:
     assert suggest("山陀兒颱風")[:2] == ["山陀兒颱風", "山陀兒"]
     assert "婚攝" in suggest("婚攝產業")
