@@ -108,10 +108,10 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
 
 
 def _named_before_kind(folded: str) -> str | None:
-    """The name in a word the dictionary lacks that is a name the dictionary lacks too, then a
-    common word saying what kind of thing it is (婚攝 of 婚攝產業, 雷亞 of 雷亞遊戲), not a common
-    word before it (正直 of 正直不動產)."""
-    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
+    """The name in a word the dictionary lacks that is a name it lacks too, then a common word
+    saying what kind of thing it is (婚攝 of 婚攝產業, 雷亞 of 雷亞遊戲); not a common word before
+    the kind (正直 of 正直不動產), nor a place."""
+    if not all(text.has_cjk(char) for char in folded) or text.dictionary_frequency(folded):
         return None
     for cut in range(2, len(folded) - 1):
         name, kind = folded[:cut], folded[cut:]
