@@ -61,7 +61,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
     framed = _framed(intent, segmenter)
-    concepts = _core(_topic(pieces, segmenter, intent, aliases, framed))
+    # A year is left out of the topic (posts seldom write it) unless it is all there is.
+    concepts = _core(_topic(pieces, segmenter, intent, aliases, framed)) or _concepts(pieces, segmenter, intent, years=True)
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
@@ -203,15 +204,15 @@ def _is_country(folded: str) -> bool:
     return is_place(folded) and folded not in places()
 
 
-def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str) -> list[_Concept]:
-    """One concept per content unit, a year left out (posts seldom write it)."""
+def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: bool = False) -> list[_Concept]:
+    """One concept per content unit, a year left out unless `years`."""
     concepts: list[_Concept] = []
     for piece in pieces:
         # A run the tokenizer left whole or cut into characters (外包後端工程師), in its words.
         units = [part for unit in piece.units
                  for part in (None if unit in segmenter.words else compound_parts(unit, common=1)) or [unit]]
         for unit in units:
-            if is_year(unit):
+            if is_year(unit) and not years:
                 continue
             unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))

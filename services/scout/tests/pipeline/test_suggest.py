@@ -178,6 +178,11 @@ def test_the_core_is_also_proposed_in_simplified_characters() -> None:
     assert "台北 陶艺课" in terms and len(terms) == len(set(terms))
 
 
+def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
+    assert suggest("2026 台北 陶藝課")[0] == "台北 陶藝課"
+    assert suggest("2025") == ["2025"]
+
+
 def test_an_intent_of_framing_only_names_no_topic() -> None:
     with pytest.raises(NoTopicEvidence):
         suggest("請問 有沒有 推薦 心得")
