@@ -89,11 +89,6 @@ def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
     assert not gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎").accepted
 
 
-def test_two_names_of_one_thing_across_stretches_stay_one_concept() -> None:
-    terms = suggest("LANEIGE 蘭芝 保養品使用心得")
-    assert terms[:2] == ["LANEIGE", "蘭芝"]
-
-
 def test_a_verb_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
     assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"
     assert suggest("大家覺得生技業未來幾年還有發展嗎？想轉職")[0] == "生技業"
@@ -157,9 +152,11 @@ def test_a_lexicon_name_is_found_in_simplified_or_any_case() -> None:
     assert suggest("JOLIN 新歌")[0].lower().startswith("jolin")
 
 
-def test_two_names_the_intent_gives_for_one_person_become_alternatives() -> None:
+def test_two_names_the_intent_gives_for_one_thing_become_alternatives() -> None:
     terms = suggest("Jolin 蔡依林 新專輯")
     assert terms[:2] == ["Jolin 新專輯", "蔡依林 新專輯"]
+    # Also across two stretches of a sentence.
+    assert suggest("LANEIGE 蘭芝 保養品使用心得")[:2] == ["LANEIGE", "蘭芝"]
 
 
 def test_a_multi_concept_phrase_is_split_into_its_concepts() -> None:
