@@ -88,8 +88,6 @@ def test_a_word_filed_as_a_function_word_is_a_topic_when_searched_on_its_own():
 def test_a_title_after_a_name_is_dropped_but_stays_a_word_on_its_own():
     assert units("江振誠主廚的新書", ["江振誠"]) == [text.fold("江振誠"), text.fold("新書")]
     assert units("館長的直播", ["館長"]) == [text.fold("館長"), text.fold("直播")]
-    # After a character the cut drops (當, to serve as), a title is the word the request is about.
-    assert units("現在當記者還有前途嗎", []) == [text.fold("記者"), text.fold("前途")]
 
 
 def test_a_long_compound_term_is_cut_into_its_words_and_a_short_name_is_not():

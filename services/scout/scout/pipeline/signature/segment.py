@@ -250,8 +250,7 @@ class Segmenter:
                 continue
             current: list[str] = []
             for token in self._tokenizer.lcut(chunk, HMM=False):
-                # A title after a name, not after a character the cut drops (當 記者).
-                title = token in titles() and bool(self._glue(current))
+                title = bool(current) and token in titles()
                 if not token.strip() or title or (token not in self.words and is_framing(token)):
                     if current:
                         pieces.append(Piece(tuple(self._glue(current))))
