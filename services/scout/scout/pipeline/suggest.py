@@ -60,9 +60,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
+    folded = text.fold(intent)
     framed = _framed(intent, segmenter)
     # A year is left out of the topic (posts seldom write it) unless it is all there is.
-    concepts = _core(_topic(pieces, segmenter, intent, aliases, framed)) or _concepts(pieces, segmenter, intent, years=True)
+    concepts = _core(_topic(pieces, segmenter, intent, folded, aliases, framed)) or _concepts(pieces, segmenter, intent, years=True)
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
@@ -78,7 +79,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # out of the other names' terms, which then find every post of the name.
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
-    anchor = _anchor(concepts, segmenter, aliases, text.fold(intent))
+    anchor = _anchor(concepts, segmenter, aliases, folded)
     if anchor is not None:
         others = [c for c in concepts if c is not anchor]
         if framed and not any(is_place(c.folded) for c in others):
@@ -127,7 +128,7 @@ def _spelled_in(concept: _Concept, name: str) -> bool:
     return any(text.fold(n) in folded for n in concept.names)
 
 
-def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: AliasLexicon,
+def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, aliases: AliasLexicon,
            framed: bool) -> list[_Concept]:
     """The concepts a search needs. A request written as a sentence (its framing set aside) is
     about the things it names: when it gives a name besides places, only the stretches naming
@@ -136,7 +137,6 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, aliases: Alia
     (台灣, 日本) only says where, which posts written there seldom do: it counts only when
     nothing else is left."""
     per_piece = _joined([_concepts([piece], segmenter, intent) for piece in pieces], aliases)
-    folded = text.fold(intent)
     if framed:
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
