@@ -28,8 +28,8 @@ from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_year
-from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, is_proper_noun, quoted_titles,
-                                              titles)
+from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
+                                              quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -56,11 +56,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     titles = quoted_titles([intent])
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
-    segmenter = Segmenter([*aliases.names_in(text.fold(intent)), *titles], titles)
+    folded = text.fold(intent)
+    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
-    folded = text.fold(intent)
     framed = _framed(intent, segmenter)
     # A year is left out of the topic (posts seldom write it) unless it is all there is.
     concepts = _core(_topic(pieces, segmenter, intent, folded, aliases, framed)) or _concepts(pieces, segmenter, intent, years=True)
@@ -100,6 +100,13 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     terms = [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
     terms.append(text.simplified(core))
     return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def _lone_word(folded: str) -> list[str]:
+    """An intent that is one word the framing lexicon does not list: the topic, though the
+    dictionary files it under a function class (乖乖, the snack, as an adverb)."""
+    words = text.base_cut(folded.strip())
+    return words if len(words) == 1 and words[0] not in framing_words() else []
 
 
 def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str) -> _Concept | None:

@@ -183,6 +183,14 @@ def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
 def test_an_intent_of_framing_only_names_no_topic() -> None:
     with pytest.raises(NoTopicEvidence):
         suggest("請問 有沒有 推薦 心得")
+    with pytest.raises(NoTopicEvidence):
+        suggest("請問")
+
+
+def test_a_lone_word_the_dictionary_files_as_a_function_word_is_the_topic() -> None:
+    # 乖乖, the snack, is an adverb to the dictionary; typed alone it is what the member looks for.
+    assert suggest("乖乖") == ["乖乖"]
+    assert Gate(build_signature("乖乖", suggest("乖乖"))).judge("乖乖綠色包裝放在機台上，據說機器就不會當機").accepted
 
 
 def test_the_shipped_lexicon_reads_cleanly() -> None:
