@@ -8,7 +8,8 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
    (「外包後端工程師」 → 外包 後端 工程師), at most `MAX_CONCEPTS` of the most specific;
 2. where the core holds one name among common words, narrower searches: in a sentence the name
    alone (what the sentence asks about it only scores), else the name beside each other concept
-   in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them;
+   in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them; in a
+   sentence of three concepts and no one name, each two of them;
 3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
    戴資穎) or the other name the intent itself gives (蔡依林 for Jolin);
 4. the core in Simplified characters, which posts written that way are found by.
@@ -20,6 +21,7 @@ only scores (比賽 beside 戴資穎) stays in the core term alone.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -91,6 +93,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             # The name beside each other concept in turn: a post needs the name and one of them
             # (BLACKPINK 高雄 演唱會: BLACKPINK 高雄, BLACKPINK 演唱會).
             narrower = [" ".join(c.names[0] for c in concepts if c is anchor or c is other) for other in others]
+    elif framed and len(concepts) > 2:
+        # A sentence names what it talks about, which a post seldom writes all of: any two of its
+        # concepts find it (老公寓浴室翻新: 老公寓 浴室, 老公寓 翻新, 浴室 翻新). Keywords mean each of them.
+        narrower = [" ".join(c.names[0] for c in pair) for pair in itertools.combinations(concepts, 2)]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -294,8 +300,8 @@ def _core(concepts: list[_Concept]) -> list[_Concept]:
     """The most specific concepts, in the intent's order: names first, then the rarer words."""
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
-    def specificity(concept: _Concept) -> tuple[bool, int]:
+    def specificity(concept: _Concept) -> tuple[bool, bool, int]:
         common = text.dictionary_frequency(concept.folded) if text.has_cjk(concept.folded) else 0
-        return (not concept.entity, common)
+        return (is_place(concept.folded), not concept.entity, common)
     kept = sorted(concepts, key=specificity)[:MAX_CONCEPTS]
     return [c for c in concepts if any(c is k for k in kept)]

@@ -89,6 +89,17 @@ def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
     assert not gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎").accepted
 
 
+def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
+    intent = "想看大家公寓浴室翻新花了多少錢、工期多久"
+    terms = suggest(intent)
+    assert terms[:4] == ["公寓 浴室 翻新", "公寓 浴室", "公寓 翻新", "浴室 翻新"]
+    gate = Gate(build_signature(intent, terms))
+    assert gate.judge("浴室翻新做了防水三層，師傅很細心，兩週完工").accepted
+    assert not gate.judge("浴室的排水孔又堵住了，有什麼清潔方法").accepted
+    # Keywords mean each of them.
+    assert suggest("公寓 浴室 翻新") == ["公寓 浴室 翻新"]
+
+
 def test_a_verb_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
     assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"
     assert suggest("大家覺得生技業未來幾年還有發展嗎？想轉職")[0] == "生技業"
@@ -168,6 +179,9 @@ def test_a_long_request_keeps_its_most_specific_concepts() -> None:
     core = suggest("想找台北適合帶長輩去的陶藝課，最好是週末有開的")[0]
     assert len(core.split()) <= MAX_CONCEPTS
     assert "台北" in core and "陶藝課" in core
+    # Places go first: a post about the thing seldom says where (花蓮, 太魯閣 beside the quake).
+    core = suggest("想看大家怎麼討論0403花蓮大地震之後的重建，太魯閣什麼時候可以再去？")[0]
+    assert "0403" in core and "地震" in core
 
 
 def test_the_core_is_also_proposed_in_simplified_characters() -> None:
