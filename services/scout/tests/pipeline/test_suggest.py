@@ -52,6 +52,8 @@ def test_what_a_sentence_says_was_done_with_a_name_is_not_searched() -> None:
 def test_a_name_given_a_title_is_a_name_and_the_dictionarys_proper_nouns_are_not_enough() -> None:
     # 衛教 is filed as a proper noun by the dictionary; 黃瑽寧 is a name because 醫師 follows it.
     assert suggest("想看大家分享黃瑽寧醫師的育兒衛教，哪些建議真的有用？")[0] == "黃瑽寧"
+    # A religious title is a title too (法師, 上人).
+    assert suggest("最近很多人在討論證嚴法師，想看大家怎麼看")[0] == "證嚴"
 
 
 def test_a_code_is_no_name_the_sentence_is_about() -> None:
