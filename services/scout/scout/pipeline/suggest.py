@@ -11,7 +11,8 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
    in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them; in a
    sentence of three concepts and no one name, each two of them;
 3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
-   戴資穎) or the other name the intent itself gives (蔡依林 for Jolin);
+   戴資穎), the other name the intent itself gives (蔡依林 for Jolin), or a maker's numbered model
+   without the maker (Pixel 10 of Google Pixel 10);
 4. the core in Simplified characters, which posts written that way are found by.
 
 An other name replaces its concept in a term that keeps every concept the proposal requires, so
@@ -75,6 +76,9 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             if len(concept.names) == 1 and named:
                 # Posts name it without saying what kind of thing it is (山陀兒 of 山陀兒颱風).
                 concept.add(concept.names[0][:len(named)])
+            if model := _model_of_maker(concept.names[0], aliases):
+                # Posts name the model without its maker (Pixel 10 of Google Pixel 10).
+                concept.add(model)
 
     core = " ".join(c.names[0] for c in concepts)
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
@@ -134,6 +138,14 @@ def _named_before_kind(folded: str) -> str | None:
                 and not any(place in name for place in places()):
             return name
     return None
+
+
+def _model_of_maker(name: str, aliases: AliasLexicon) -> str | None:
+    """The model in a Latin name that begins with a maker the lexicon knows and ends in a numbered
+    model (Pixel 10 of Google Pixel 10, XM6 of Sony XM6); not a maker's common word (Apple Watch)."""
+    maker, _, model = name.partition(" ")
+    return model if model and name.isascii() and aliases.others(text.fold(maker)) and any(
+        ch.isdigit() for ch in model) and any(ch.isalpha() for ch in model) else None
 
 
 def _spelled_in(concept: _Concept, name: str) -> bool:

@@ -20,6 +20,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 鬼滅之刃 | 鬼滅 | Demon Slayer
 # companies
 台電 | 台灣電力公司 | Taipower
+Google | 谷歌
 # places
 台北 | 台北市 | Taipei | 天龍國
 """)
@@ -115,6 +116,15 @@ def test_a_name_before_the_kind_of_thing_it_is_is_also_proposed_alone() -> None:
     assert "婚攝" in suggest("婚攝產業")
     # A common word before the kind is no name: 正直 alone would find anything honest.
     assert "正直" not in suggest("正直不動產")
+
+
+def test_a_numbered_model_is_also_proposed_without_its_maker() -> None:
+    terms = suggest("想買Google Pixel 10，有人用了嗎？拍照跟發熱怎麼樣")
+    assert terms[:2] == ["Google Pixel 10", "Pixel 10"]
+    gate = Gate(build_signature("想買Google Pixel 10", terms))
+    assert gate.judge("Pixel 10 用了一週，拍照很穩但玩遊戲會發熱").accepted
+    # A maker's word without a model number is not a name of its own.
+    assert "Maps" not in suggest("Google Maps 評論")
 
 
 def test_a_place_or_a_number_is_never_another_name_of_a_name() -> None:
