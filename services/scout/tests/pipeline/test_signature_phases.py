@@ -3,7 +3,7 @@ required concepts; and the verdicts they lead to for the way people write reques
 
 import pytest
 
-from scout.pipeline import glosses, text
+from scout.pipeline import glosses, romanize, text
 from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.gate import OFF_TOPIC, Gate
 from scout.pipeline.signature import build_signature, concepts, segment
@@ -588,6 +588,24 @@ def test_a_person_is_written_by_the_english_given_name_alone_unless_it_is_an_eng
     assert "tai" not in signature("戴資穎", ["戴資穎", "Tai Tzu-ying"])[text.fold("戴資穎")][1]
     singer = gate("盧廣仲", ["盧廣仲", "Crowd Lu"])
     assert singer.judge("Crowd funding 募資平台今天上線，請多支持").reason == OFF_TOPIC
+
+def test_a_foreign_name_written_by_its_sound_is_the_latin_name_and_its_surname():
+    # 哈拉瑞 writes Harari by its sound: the term Yuval Harari names him, not the book beside him,
+    # and English posts write the surname alone.
+    judge = gate("有人讀完哈拉瑞的新書《連結》嗎？想知道值不值得看", ["哈拉瑞 連結", "Nexus 哈拉瑞", "Yuval Harari"])
+    assert judge.judge("Yuval Harari's new book is a warning about AI").accepted
+    assert judge.judge("Nexus by Harari: the part on information networks is brilliant").accepted
+    assert judge.judge("Nexus mod manager keeps crashing on my PC").reason == OFF_TOPIC
+
+
+@pytest.mark.parametrize("name, latin, sounds_alike", [
+    ("哈拉瑞", "Harari", True), ("赫拉利", "Harari", True), ("拜登", "Biden", True), ("貝佐斯", "Bezos", True),
+    ("台北", "Taipei", False),  # two consonants are too few to tell
+    ("連結", "Nexus", False), ("星巴克", "Starbucks", False),
+])
+def test_a_name_written_by_its_sound_has_the_latin_words_consonants(name, latin, sounds_alike):
+    assert romanize.transliterates(text.fold(name), latin) is sounds_alike
+
 
 def test_a_nickname_alone_is_enough():
     judge = gate("戴資穎最近的比賽", ["戴資穎", "小戴"])

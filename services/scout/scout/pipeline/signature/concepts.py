@@ -456,6 +456,10 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
             # In the other script, it names the whole intent piece of that one (MH Wilds: 魔物獵人荒野).
             return [g for g in left_out if g.piece == chosen.piece and _scripts_differ(word, g.expression)] \
                 if _scripts_differ(word, chosen.expression) else [chosen]
+        # Else a Latin name that writes one of them by its sound names that one (Yuval Harari: 哈拉瑞).
+        heard = [g for g in left_out if any(romanize.transliterates(e, w) for w in word.split(" ") for e in g.expressions)]
+        if len(heard) == 1:
+            return heard
     return []
 
 
@@ -599,6 +603,13 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 if surname in surnames and given.isascii() and given.isalpha() and len(given) >= MIN_GIVEN_LETTERS \
                         and not glosses.english_word(given):
                     group.add_alias(given)
+            # A foreign name in Latin letters by the word its Chinese name writes by sound, which
+            # posts write alone (Harari of Yuval Harari, for 哈拉瑞); not an English word (Musk).
+            written = [e for e in group.expressions if text.has_cjk(e)]
+            for expression in list(group.expressions):
+                for word in expression.split(" ") if " " in expression and expression.isascii() else ():
+                    if not glosses.english_word(word) and any(romanize.transliterates(e, word) for e in written):
+                        group.add_alias(word)
         if translate:
             # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
             # English writes it.
