@@ -99,7 +99,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             narrower = [" ".join(c.names[0] for c in concepts if c is anchor or c is other) for other in others]
     elif framed and len(concepts) > 2:
         # A sentence names what it talks about, which a post seldom writes all of: any two of its
-        # concepts find it (老公寓浴室翻新: 老公寓 浴室, 老公寓 翻新, 浴室 翻新). Keywords mean each of them.
+        # concepts find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新). Keywords mean each of them.
         narrower = [" ".join(c.names[0] for c in pair) for pair in itertools.combinations(concepts, 2)]
 
     def written(replace: int, name: str) -> str:
