@@ -13,7 +13,8 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
 3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
    戴資穎), the other name the intent itself gives (蔡依林 for Jolin), or a maker's numbered model
    without the maker (Pixel 10 of Google Pixel 10);
-4. the core in Simplified characters, which posts written that way are found by.
+4. the core in Simplified characters, which posts written that way are found by, kept last
+   however many other names come before it.
 
 An other name replaces its concept in a term that keeps every concept the proposal requires, so
 the signature built from the proposed terms still requires each of them; a concept the signature
@@ -108,8 +109,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
                         if i == replace or (c.folded in required and not _spelled_in(c, name)))
 
     terms = [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
-    terms.append(text.simplified(core))
-    return list(dict.fromkeys(terms))[:MAX_TERMS]
+    terms = list(dict.fromkeys(terms))
+    simplified = text.simplified(core)
+    # The core in Simplified characters keeps its place however many other names come before it.
+    return [*[t for t in terms if t != simplified][:MAX_TERMS - 1], simplified] if simplified != core \
+        else terms[:MAX_TERMS]
 
 
 def _lone_word(folded: str) -> list[str]:

@@ -8,6 +8,7 @@ import pytest
 from scout.pipeline.aliases import LEXICON, AliasLexicon
 from scout.pipeline.gate import Gate
 from scout.pipeline.signature import NoTopicEvidence, build_signature
+from scout.brief import MAX_TERMS
 from scout.pipeline.suggest import MAX_CONCEPTS, suggest_terms
 
 LEXICON_OF_TEST = AliasLexicon.parse("""
@@ -199,6 +200,12 @@ def test_a_long_request_keeps_its_most_specific_concepts() -> None:
 def test_the_core_is_also_proposed_in_simplified_characters() -> None:
     terms = suggest("台北陶藝課")
     assert "台北 陶艺课" in terms and len(terms) == len(set(terms))
+
+
+def test_the_simplified_core_is_kept_however_many_other_names_come_first() -> None:
+    many = AliasLexicon.parse("孤獨搖滾 | " + " | ".join(f"Bocchi {n}" for n in range(12)))
+    terms = suggest_terms("孤獨搖滾 聯名 商品", many)
+    assert len(terms) == MAX_TERMS and terms[-1] == "孤独摇滚 联名 商品"
 
 
 def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
