@@ -37,6 +37,8 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
+# A year at either end of a run, beside what it dates (folded).
+_YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 # A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
@@ -243,6 +245,9 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
         for unit in units:
             if is_year(unit) and not years:
                 continue
+            if not years:
+                # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
+                unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:

@@ -211,6 +211,9 @@ def test_the_simplified_core_is_kept_however_many_other_names_come_first() -> No
 def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
     assert suggest("2026 台北 陶藝課")[0] == "台北 陶藝課"
     assert suggest("2025") == ["2025"]
+    # Also in one run with what it dates.
+    assert suggest("TGA 2025年度遊戲大家覺得誰會得獎？")[0] == "TGA"
+    assert suggest("想找大家在討論2026經典賽中華隊的貼文")[0] == "經典賽 中華隊"
 
 
 def test_an_intent_of_framing_only_names_no_topic() -> None:
