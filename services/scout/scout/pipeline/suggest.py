@@ -31,7 +31,7 @@ from scout.brief import MAX_TERMS
 from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_year
+from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_personal, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
                                               quoted_titles, titles)
 
@@ -39,6 +39,8 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 MAX_CONCEPTS = 3
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
+# A profession after a name, as the cut glues it (訓犬師, 營養師; folded).
+_PROFESSION = r"([\u4e00-\u9fff]{1,2}师)"
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 # A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
@@ -205,7 +207,8 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     folded = concept.folded
     latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2  # IU, not 5G
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or any(
-        folded + title in intent for title in titles())
+        folded + title in intent for title in titles()) or any(
+        _untitled(folded + profession) == folded for profession in re.findall(re.escape(folded) + _PROFESSION, intent))
 
 
 def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
@@ -248,7 +251,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
             if not years:
                 # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
-            unit = unit if unit in segmenter.words else _unglued(unit)
+            unit = unit if unit in segmenter.words else _untitled(_unglued(unit))
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
@@ -270,6 +273,14 @@ def _unglued(unit: str) -> str:
             and len("".join(words[:-1])) >= 2:
         words = words[:-1]
     return "".join(words)
+
+
+def _untitled(unit: str) -> str:
+    """A person's name without the profession the cut glued to it, a word ending in 師 (姜亨旭 of
+    姜亨旭訓犬師), which says who the person is as a title does."""
+    name, profession = unit[:3], unit[3:]
+    return name if re.fullmatch(_PROFESSION, profession) and is_personal(name) \
+        and not text.dictionary_frequency(unit) else unit
 
 
 def _merged(concepts: list[_Concept], aliases: AliasLexicon) -> list[_Concept]:

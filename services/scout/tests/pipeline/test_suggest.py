@@ -56,6 +56,8 @@ def test_a_name_given_a_title_is_a_name_and_the_dictionarys_proper_nouns_are_not
     assert suggest("想看大家分享黃瑽寧醫師的育兒衛教，哪些建議真的有用？")[0] == "黃瑽寧"
     # A religious title is a title too (法師, 上人).
     assert suggest("最近很多人在討論證嚴法師，想看大家怎麼看")[0] == "證嚴"
+    # So is a profession the cut glues to a person's name (訓犬師), and it is left out of the name.
+    assert suggest("想看大家討論姜亨旭訓犬師的方法，真的有用嗎？")[0] == "姜亨旭"
 
 
 def test_a_code_is_no_name_the_sentence_is_about() -> None:

@@ -563,7 +563,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang),
             # and a Latin name of three words or more by its initials (MKW for Mario Kart World).
             for expression in concept_words:
-                for spelling in (*romanize.spellings(expression, person=_personal(expression)),
+                for spelling in (*romanize.spellings(expression, person=is_personal(expression)),
                                  *romanize.place_names(expression)):
                     group.add_alias(spelling)
                 latin = segment.content_words(expression)
@@ -592,12 +592,12 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 group.add_alias(given)
             # A person also by the surname and an office (侯市長 for 侯友宜).
             for expression in list(group.expressions):
-                if _personal(expression):
+                if is_personal(expression):
                     for office in _OFFICES:
                         group.add_alias(expression[0] + office)
             # A person's English given name, which English posts write alone (Greg of Greg Hsu for
             # 許光漢); not one that is an English word as well (Crowd of Crowd Lu).
-            surnames = {s for e in group.expressions if _personal(e) for s in romanize.syllables(e[0])}
+            surnames = {s for e in group.expressions if is_personal(e) for s in romanize.syllables(e[0])}
             for expression in list(group.expressions):
                 given, _, surname = expression.partition(" ")
                 if surname in surnames and given.isascii() and given.isalpha() and len(given) >= MIN_GIVEN_LETTERS \
@@ -676,7 +676,7 @@ _OFFICES = tuple(text.fold(t) for t in (
     "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
 
 
-def _personal(expression: str) -> bool:
+def is_personal(expression: str) -> bool:
     """A three-character name that reads as a person's: a common surname, no place or organisation,
     no common word the dictionary translates (馬拉松: marathon) and no thing of a kind (金馬獎, 游泳課)."""
     return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
@@ -685,7 +685,7 @@ def _personal(expression: str) -> bool:
 
 
 def _given_name(expression: str) -> str | None:
-    if not _personal(expression):
+    if not is_personal(expression):
         return None
     # A given name that is a word of its own (英文 of 蔡英文) says that word, whatever its tag.
     given = expression[1:]
