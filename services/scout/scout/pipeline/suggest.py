@@ -112,12 +112,13 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
                         if i == replace or (c.folded in required and not _spelled_in(c, name)))
 
-    terms = [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]
-    terms = list(dict.fromkeys(terms))
+    terms = list(dict.fromkeys(
+        [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]))
     simplified = text.simplified(core)
+    if simplified == core:
+        return terms[:MAX_TERMS]
     # The core in Simplified characters keeps its place however many other names come before it.
-    return [*[t for t in terms if t != simplified][:MAX_TERMS - 1], simplified] if simplified != core \
-        else terms[:MAX_TERMS]
+    return [t for t in terms if t != simplified][:MAX_TERMS - 1] + [simplified]
 
 
 def _lone_word(folded: str) -> list[str]:
@@ -246,9 +247,9 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
         units = [part for unit in piece.units
                  for part in (None if unit in segmenter.words else compound_parts(unit, common=1)) or [unit]]
         for unit in units:
-            if is_year(unit) and not years:
-                continue
             if not years:
+                if is_year(unit):
+                    continue
                 # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _untitled(_unglued(unit))
