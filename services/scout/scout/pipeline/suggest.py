@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_personal, is_year
@@ -37,6 +37,8 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
+# A model name shorter than this (ROG) is as often an acronym of something else.
+MIN_COINED = 4
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # A profession after a name, as the cut glues it (訓犬師, 營養師; folded).
@@ -151,10 +153,14 @@ def _named_before_kind(folded: str) -> str | None:
 
 def _model_of_maker(name: str, aliases: AliasLexicon) -> str | None:
     """The model in a Latin name that begins with a maker the lexicon knows and ends in a numbered
-    model (Pixel 10 of Google Pixel 10, XM6 of Sony XM6); not a maker's common word (Apple Watch)."""
+    model (Pixel 10 of Google Pixel 10, XM6 of Sony XM6) or in a coined word (Zenbook of ASUS
+    Zenbook); not a maker's common word (Apple Watch, Google Maps)."""
     maker, _, model = name.partition(" ")
-    return model if model and name.isascii() and aliases.others(text.fold(maker)) and any(
-        ch.isdigit() for ch in model) and any(ch.isalpha() for ch in model) else None
+    if not (model and name.isascii() and aliases.others(text.fold(maker))):
+        return None
+    numbered = any(ch.isdigit() for ch in model) and any(ch.isalpha() for ch in model)
+    coined = model.isalpha() and len(model) >= MIN_COINED and not glosses.english_word(model.lower())
+    return model if numbered or coined else None
 
 
 def _spelled_in(concept: _Concept, name: str) -> bool:

@@ -22,6 +22,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 # companies
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
+ASUS | 華碩
 # places
 台北 | 台北市 | Taipei | 天龍國
 """)
@@ -36,6 +37,18 @@ def test_framing_is_never_proposed_and_the_core_comes_first() -> None:
     assert terms[0] == "戴資穎"
     for word in ("想追", "最近", "的"):
         assert all(word not in term for term in terms)
+
+
+@pytest.mark.parametrize(("intent", "core", "framing"), [
+    ("想找同好聊孤獨搖滾", "孤獨搖滾", "同好"),  # fellow fans are who, not what
+    ("想看士林夜市避雷清單", "士林夜市", "避雷"),  # judging, as 推薦 is
+    ("現在當記者還有前途嗎", "記者", "前途"),  # 當 (being) is no name 記者 is the title of
+    ("為什麼國旅越來越少人", "國旅", "越來越少"),  # how many
+])
+def test_colloquial_words_of_who_when_and_how_good_are_framing(intent: str, core: str, framing: str) -> None:
+    terms = suggest(intent)
+    assert terms[0].replace(" ", "") == core
+    assert all(framing not in term for term in terms)
 
 
 def test_a_request_written_as_a_sentence_searches_the_things_it_names() -> None:
@@ -128,6 +141,14 @@ def test_a_numbered_model_is_also_proposed_without_its_maker() -> None:
     assert gate.judge("Pixel 10 用了一週，拍照很穩但玩遊戲會發熱").accepted
     # A maker's word without a model number is not a name of its own.
     assert "Maps" not in suggest("Google Maps 評論")
+
+
+def test_a_coined_model_name_is_also_proposed_without_its_maker() -> None:
+    terms = suggest("想知道大家對 ASUS Zenbook 最新款的評價，值不值得買")
+    assert terms[:2] == ["ASUS Zenbook", "Zenbook"]
+    # An English word after the maker is no name of its own, and a short one is as often an acronym.
+    assert "Pixel" not in suggest("Google Pixel 評價")
+    assert "ROG" not in suggest("ASUS ROG 評價")
 
 
 def test_a_place_or_a_number_is_never_another_name_of_a_name() -> None:
