@@ -44,6 +44,9 @@ def test_framing_is_never_proposed_and_the_core_comes_first() -> None:
     ("想看士林夜市避雷清單", "士林夜市", "避雷"),  # judging, as 推薦 is
     ("現在當記者還有前途嗎", "記者", "前途"),  # 當 (being) is no name 記者 is the title of
     ("為什麼國旅越來越少人", "國旅", "越來越少"),  # how many
+    ("帶爸媽去花蓮玩想包車", "花蓮包車", "爸媽"),  # who goes along
+    ("有人聽過告五人那首歌嗎", "告五人", "那首歌"),  # which one, said by pointing
+    ("想找信義區附近的陶藝課", "信義區陶藝課", "附近"),  # where, around a place
 ])
 def test_colloquial_words_of_who_when_and_how_good_are_framing(intent: str, core: str, framing: str) -> None:
     terms = suggest(intent)
