@@ -8,6 +8,7 @@ The gate never looks at a post's age to accept or reject it; age only lowers the
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from functools import lru_cache
 
 from scout.pipeline import text
 from scout.pipeline.aliases import places
-from scout.pipeline.signature import TopicSignature
+from scout.pipeline.signature import ConceptGroup, TopicSignature
 from scout.pipeline.signature.segment import compound_parts, framing_words, is_proper_noun, quoted_titles
 
 # Reasons a candidate is turned away (for diagnostics; counted as irrelevant).
@@ -281,6 +282,14 @@ def _editions(folded: str) -> set[str]:
     return {re.sub(r"\s", "", m) for m in _EDITION.findall(folded)}
 
 
+def _joins_concepts(phrase: str, groups: tuple[ConceptGroup, ...]) -> bool:
+    """Whether a phrase writes two concepts side by side (台南 and 早午餐 in 台南早午餐), not one
+    word two groups share (記者, a concept and a kind of 新聞業)."""
+    written = [{e for e in g.expressions if e in phrase} for g in groups]
+    return any(not (a in b or b in a) for one, other in itertools.combinations([w for w in written if w], 2)
+               for a in one for b in other)
+
+
 def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
     """A mention read as another bearer's name or a likeness; a common word is never a street's (婚紗街)."""
     before = folded[max(start - 10, 0):start]
@@ -345,8 +354,7 @@ class Gate:
         self._topic = tuple(signature.words)
         # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
         # one name written whole is only one spelling of it among others.
-        self._phrases = tuple(p for p in signature.phrases if " " not in p and sum(
-            1 for g in signature.groups if any(e in p for e in g.expressions)) >= 2)
+        self._phrases = tuple(p for p in signature.phrases if " " not in p and _joins_concepts(p, signature.groups))
         # The cities, counties and destinations the brief names: a post that names none of them but
         # another one is about elsewhere (台北 for 台中 親子餐廳), though the place is not required.
         self._places = places()
@@ -516,7 +524,8 @@ class Gate:
         first_hit = len(folded)
         mentions = 0
         alias_only = 0
-        optional_hits = 0
+        claimed: list[list[tuple[int, int]]] = []  # where each required group is named
+        optional: list[list[tuple[int, int]]] = []  # where each optional group is
         sufficient_hits = 0
         placed = shop_named = lowered = False
         missed = 0
@@ -546,8 +555,10 @@ class Gate:
             sufficient_hits += group.sufficient
             hit_groups.add(index)
             placed = placed or id(group) in self._place_groups
-            if not group.required:
-                optional_hits += 1
+            if group.required:
+                claimed.append(named)
+            else:
+                optional.append(named)
             if not positions[group.expression]:
                 alias_only += 1
             mentions += len(named)
@@ -568,6 +579,10 @@ class Gate:
         # What a post covers beyond what it must: the optional concepts, and the sufficient names
         # after the first (鬼滅 and 無限城篇 say more than 鬼滅 alone).
         extra = groups - len(self.signature.required) + max(sufficient - 1, 0)
+        # An optional concept named only by a word a required one has no other mention than (記者,
+        # also a kind of 新聞業) says nothing more.
+        optional_hits = sum(1 for named in optional if any(
+            all(any(not (s2 <= s and e <= e2) for s2, e2 in spans) for spans in claimed) for s, e in named))
         covered = optional_hits + max(sufficient_hits - 1, 0)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
         phrase = any(p in folded for p in self._phrases)

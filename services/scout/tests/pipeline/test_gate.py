@@ -341,6 +341,17 @@ def test_a_post_covering_more_of_the_topic_ranks_higher_and_a_name_by_any_spelli
     assert full.relevance - short.relevance == pytest.approx(0.03)
 
 
+def test_a_word_two_concepts_share_is_one_concept_named():
+    # 記者 is a concept of the intent and, in the synonym lexicon, a kind of 新聞業: a post that
+    # only writes 記者 names one of them, not an intent phrase joining two, nor an optional concept more
+    judge = gate("現在當記者還有前途嗎？想看新聞業的人怎麼說", ["記者", "新聞業"])
+    word = judge.judge("記者的薪水十年沒漲，大家都轉行了")
+    field = judge.judge("新聞業的薪水十年沒漲，大家都轉行了")
+    both = judge.judge("新聞業的記者薪水十年沒漲，大家都轉行")
+    assert word.accepted and field.accepted and both.accepted
+    assert word.relevance <= field.relevance < both.relevance
+
+
 def test_age_lowers_the_score_only_past_the_soft_limit_and_never_rejects():
     now = datetime(2026, 8, 10, tzinfo=UTC)
     judge = gate("颱風假", ["颱風假"])
