@@ -290,6 +290,16 @@ def _joins_concepts(phrase: str, groups: tuple[ConceptGroup, ...]) -> bool:
                for a in one for b in other)
 
 
+def _named_apart(named: list[tuple[int, int]], claimed: list[list[tuple[int, int]]]) -> bool:
+    """Whether a concept is named somewhere no other concept needs as its only mention: one named
+    only by a word a required one has no other mention than (記者, also a kind of 新聞業) says
+    nothing more."""
+    def inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
+        return other[0] <= span[0] and span[1] <= other[1]
+
+    return any(all(any(not inside(span, other) for other in spans) for spans in claimed) for span in named)
+
+
 def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bool:
     """A mention read as another bearer's name or a likeness; a common word is never a street's (婚紗街)."""
     before = folded[max(start - 10, 0):start]
@@ -579,10 +589,7 @@ class Gate:
         # What a post covers beyond what it must: the optional concepts, and the sufficient names
         # after the first (鬼滅 and 無限城篇 say more than 鬼滅 alone).
         extra = groups - len(self.signature.required) + max(sufficient - 1, 0)
-        # An optional concept named only by a word a required one has no other mention than (記者,
-        # also a kind of 新聞業) says nothing more.
-        optional_hits = sum(1 for named in optional if any(
-            all(any(not (s2 <= s and e <= e2) for s2, e2 in spans) for spans in claimed) for s, e in named))
+        optional_hits = sum(1 for named in optional if _named_apart(named, claimed))
         covered = optional_hits + max(sufficient_hits - 1, 0)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
         phrase = any(p in folded for p in self._phrases)

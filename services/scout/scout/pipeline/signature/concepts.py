@@ -606,10 +606,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # A foreign name in Latin letters by the word its Chinese name writes by sound, which
             # posts write alone (Harari of Yuval Harari, for 哈拉瑞); not an English word (Musk).
             written = [e for e in group.expressions if text.has_cjk(e)]
-            for expression in list(group.expressions):
-                for word in expression.split(" ") if " " in expression and expression.isascii() else ():
-                    if not glosses.english_word(word) and any(romanize.transliterates(e, word) for e in written):
-                        group.add_alias(word)
+            for word in dict.fromkeys(w for e in group.expressions if " " in e and e.isascii() for w in e.split(" ")):
+                if not glosses.english_word(word) and any(romanize.transliterates(e, word) for e in written):
+                    group.add_alias(word)
         if translate:
             # A common concept in English too (fireworks for 煙火, camp for 營地), as a post in
             # English writes it.
