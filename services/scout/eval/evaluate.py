@@ -7,23 +7,45 @@ source as primary and `serp` as secondary, both pointing at a local server that 
 group's candidates — they stand for what the search engines answered. Each request gets the next
 ≤ 20 candidates for its query, ordered by lexical overlap with it, those with no overlap last but
 still returned, so every candidate can be reached. Every group is scanned over gRPC by an owner
-of its own; its results are read with ListRunPosts, in the order members see them.
+of its own; its results are read with ListRunPosts, in the order members see them. With
+--in-process the same stages run in this process instead (`run_scan` against sources answering as
+that server does, the brief checked and the terms proposed as the service does): the same figures
+in seconds a set, for studying a change; the stack stays the measure of record.
 
 Every set is evaluated once per ranking component (SCOUT_RANKING: the gate's rules alone, then
 with BM25, then with the eligible posts' common words, the service's default), so each
 component's figures stand on their own; then once more with the default component and, for each
-group, the terms SuggestTerms proposes for its intent instead of the labeled ones (reported, not
-judged; --no-suggested skips it). Prints one JSON object: per set and component, precision@10
-(relevant among the first min(10, results) results; 0 for a group without results), target
-attainment (share of the groups reaching their target among those with at least target unique
-relevant candidates) and the groups that returned fewer than half their target although they had
-it; for the default component, every group with its shortfall reasons and false positives. Exits 1 when the default component misses the bar on any set.
+group, the terms SuggestTerms proposes for its intent instead of the labeled ones (what a member
+gets who approves them as they are; --no-suggested skips it). The default component is judged
+against precision@10 ≥ 0.9 and attainment ≥ 0.95, the suggested terms against 0.85 and 0.9, and
+both against no group returning fewer than half its target although its candidates held it.
+
+A candidate's `names_topic` (docs/scout.md 4.1) says whether a relevant post writes the topic by a
+name; a group counts towards attainment when its candidates hold at least `target` unique relevant
+posts that do (spec 004 §9: groups whose source has enough qualifying candidates). A set without
+the field counts every relevant post.
+
+Prints one JSON object:
+
+    {"bars": {component: {"precision_at_10", "target_attainment", "min_share_of_target"}},
+     "judged": [component, ...], "passed": bool,
+     "components": {component: {set: {
+         "groups", "precision_at_10", "target_attainment", "attainment_groups", "under_half_target": [id],
+         "passed",
+         "group_reports": [{"id", "category", "target", "results", "unique_relevant", "unique_naming",
+                            "precision_at_10", "reached_target", "status", "counts", "shortfall_count",
+                            "shortfall_reasons", "result_urls" (in the order members see them),
+                            "false_positives" (texts among the first ten), "error"?}]}}}}
+
+precision@10 is relevant among the first min(10, results) results, 0 for a group without results.
+Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
 natural_blind.jsonl and natural_blind2–4.jsonl, written blind and only ever run.
 
-    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool] [--no-suggested]
+    python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
+        [--no-suggested] [--in-process]
 """
 
 from __future__ import annotations
@@ -35,6 +57,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -44,9 +67,14 @@ from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
 from devstack.search_api import SearchApi
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
+from feeds_runtime.errors import InvalidArgument
+from scout.brief import normalize_brief
 from scout.pipeline.identity import post_identity
+from scout.pipeline.scan import run_scan
 from scout.pipeline.sources import PAGE_LIMIT
+from scout.pipeline.sources.base import ANY_AGE, RawCandidate, SearchPage, SearchWindow
 from scout.pipeline.sources.lexical import overlap, query_grams
+from scout.service import require_topic, suggested_terms
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 EVAL_DIR = Path(__file__).parent
@@ -56,13 +84,17 @@ DEFAULT_DATASETS = [EVAL_DIR / n for n in ("dataset.jsonl", "holdout.jsonl", "na
                                               "natural_blind3.jsonl", "natural_blind4.jsonl")]
 DATA_DIR = REPO_ROOT / ".data" / "eval"
 PRECISION_BAR, ATTAINMENT_BAR = 0.9, 0.95
+# The bar of a scan with the terms SuggestTerms proposes, approved as they are.
+SUGGESTED_PRECISION_BAR, SUGGESTED_ATTAINMENT_BAR = 0.85, 0.9
 # A group that had its target among its candidates returns at least this share of it.
 HALF_TARGET = 0.5
 # The component the service runs by default (SCOUT_RANKING), the one judged against the bar.
 DEFAULT_RANKING = "rules+pool"
 RANKINGS = ("rules", "rules+bm25", DEFAULT_RANKING)
-# The component that scans with the proposed terms; reported, not judged against the bar.
+# The component that scans with the proposed terms.
 SUGGESTED = "suggested terms"
+DEFAULT_TARGET = 20  # a brief without target_count
+SERP_PAGE_SIZE = 10  # Google's results a page (devstack.search_api)
 # The labeled set is dated; the scan job judges it at this fixed moment (SCOUT_SCAN_NOW), so the
 # figures do not drift with the calendar.
 NOW = datetime(2026, 8, 10, tzinfo=UTC)
@@ -144,72 +176,142 @@ def scout_stack(resolved: infra.Infra, search: GroupSearch, ranking: str) -> Ite
         infra.drop_database(database_url)
 
 
-def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str,
-         suggested: bool = False) -> tuple[scout_pb2.ScoutRun, list]:
-    """One scan by a new owner, waited for; the run as it ended and its results in ListRunPosts order.
+@dataclass
+class Scanned:
+    """One group's scan as its owner sees it: the run's figures and its results in ListRunPosts order."""
+
+    target: int
+    status: str
+    counts: dict[str, int]
+    shortfall_reasons: list[str]
+    posts: list[tuple[str, str, str]]  # (canonical id, url, text)
+    error: str = ""
+
+
+def refused(target: int, error: str) -> Scanned:
+    """A brief the service refuses scores like a group without results."""
+    return Scanned(target=target, status="refused", counts={}, shortfall_reasons=[], posts=[], error=error)
+
+
+def scan(stub: scout_pb2_grpc.ScoutServiceStub, brief: dict, group_id: str, suggested: bool = False) -> Scanned:
+    """One scan through the stack by a new owner, waited for.
     `suggested`: with the terms the service proposes for the intent instead of the labeled ones."""
     metadata = [("x-actor-id", str(uuid.uuid4()))]
     mode = brief.get("mode", "topic")
-    terms = stub.SuggestTerms(scout_pb2.SuggestTermsRequest(intent=brief["intent"]), metadata=metadata,
-                              timeout=30).terms if suggested else brief["terms"]
-    request = scout_pb2.ScanRequest(brief=scout_pb2.Brief(
-        intent=brief["intent"], terms=terms, mode=mode, target_count=brief.get("target_count"),
-        # A brand-mode brief needs a brand; the group stands for one when the set names none.
-        brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
-    ))
-    run = stub.Scan(request, metadata=metadata, timeout=30).run
+    target = int(brief.get("target_count") or DEFAULT_TARGET)
+    try:
+        terms = stub.SuggestTerms(scout_pb2.SuggestTermsRequest(intent=brief["intent"]), metadata=metadata,
+                                  timeout=30).terms if suggested else brief["terms"]
+        request = scout_pb2.ScanRequest(brief=scout_pb2.Brief(
+            intent=brief["intent"], terms=terms, mode=mode, target_count=brief.get("target_count"),
+            # A brand-mode brief needs a brand; the group stands for one when the set names none.
+            brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
+        ))
+        run = stub.Scan(request, metadata=metadata, timeout=30).run
+    except grpc.RpcError as error:
+        return refused(target, f"{error.code().name}: {error.details()}")
     deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
     while run.status not in TERMINAL:
         if time.monotonic() > deadline:
             raise TimeoutError(f"group {group_id}: run still {run.status} after {RUN_TIMEOUT_SECONDS:.0f}s")
         time.sleep(0.05)
         run = stub.GetRun(scout_pb2.GetRunRequest(run_id=run.id), metadata=metadata, timeout=30).run
-    posts, page = [], 1
+    posts: list[tuple[str, str, str]] = []
+    page = 1
     while True:
         listing = stub.ListRunPosts(scout_pb2.ListRunPostsRequest(
             run_id=run.id, page=scout_pb2.PageRequest(page=page, page_size=PAGE_SIZE)), metadata=metadata, timeout=30)
-        posts.extend(listing.posts)
+        posts.extend((p.canonical_id, p.url, p.text) for p in listing.posts)
         if page >= listing.pagination.total_pages:
-            return run, posts
+            break
         page += 1
+    return Scanned(target=run.target_count, status=run.status, posts=posts,
+                   counts={"raw": run.searched_count, "duplicates": run.duplicate_count,
+                           "rejected": run.irrelevant_count, "eligible": run.eligible_count},
+                   shortfall_reasons=list(run.shortfall_reasons), error=run.error_summary)
 
 
-def evaluate_group(stub: scout_pb2_grpc.ScoutServiceStub, search: GroupSearch, group: dict,
-                   suggested: bool = False) -> dict:
-    brief = group["brief"]
-    relevant_ids: set[str] = set()
+class CandidateSource:
+    """A search source answering from the group's candidates as the local search server does
+    (GroupSearch): ordered by overlap with the query, `page_size` a page."""
+
+    def __init__(self, name: str, candidates: list[RawCandidate], page_size: int) -> None:
+        self.name, self.candidates, self.page_size = name, candidates, page_size
+
+    def search(self, query: str, *, limit: int, cursor: str | None = None,
+               window: SearchWindow = ANY_AGE) -> SearchPage:
+        grams = query_grams(query)
+        found = sorted(self.candidates, key=lambda c: -overlap(grams, c.text))
+        start = int(cursor) if cursor and cursor.isdigit() else 0
+        size = min(limit, self.page_size)
+        more = start + size < len(found)
+        return SearchPage(candidates=found[start:start + size], next_cursor=str(start + size) if more else None)
+
+
+def scan_in_process(brief: dict, candidates: list[dict], group_id: str, ranking: str,
+                    suggested: bool = False) -> Scanned:
+    """The same scan as `scan`, through the pipeline in this process: the brief checked and the
+    terms proposed as the service does, the stages run by `run_scan` against sources answering
+    as the local search server does; no database, so a set runs in seconds."""
+    mode = brief.get("mode", "topic")
+    target = int(brief.get("target_count") or DEFAULT_TARGET)
+    try:
+        terms = suggested_terms(brief["intent"]) if suggested else list(brief["terms"])
+        normalized = normalize_brief(theme_key="", theme_label="", intent=brief["intent"], mode=mode,
+                                     brand_id=brief.get("brand_id") or (group_id if mode == "brand" else ""),
+                                     terms=terms, target_count=brief.get("target_count"))
+        require_topic(normalized)
+    except InvalidArgument as error:
+        return refused(target, f"INVALID_ARGUMENT: {error}")
+    raw = [RawCandidate(url=c["url"], text=c.get("text", ""), author=c.get("author", ""),
+                        posted_at=_posted_at(c.get("posted_at"))) for c in candidates]
+    sources = [CandidateSource("threads", raw, PAGE_LIMIT), CandidateSource("serp", raw, SERP_PAGE_SIZE)]
+    outcome = run_scan(normalized, sources, history=set(), target=normalized.target_count,
+                       on_progress=lambda *_: None, should_cancel=lambda: False, now=NOW, ranking=ranking)
+    counts = outcome.counts
+    return Scanned(target=outcome.target, status="succeeded", shortfall_reasons=outcome.shortfall_reasons,
+                   counts={"raw": counts.raw, "duplicates": counts.duplicates, "rejected": counts.rejected,
+                           "eligible": counts.eligible},
+                   posts=[(p.canonical_id, p.url, p.text) for p in outcome.posts])
+
+
+def _posted_at(value: str | None) -> datetime | None:
+    stamp = _threads_time(value)
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S%z") if stamp else None
+
+
+def report_group(group: dict, scanned: Scanned) -> dict:
+    """A group's figures: precision@10 over the results in the order members see them, and whether
+    the target was reached (it counts where the candidates hold `target` relevant posts naming the topic)."""
+    relevant: set[str] = set()
+    naming: set[str] = set()
     for candidate in group["candidates"]:
         identity = post_identity(candidate["url"])
         if identity is not None and candidate.get("relevant"):
-            relevant_ids.add(identity.canonical_id)
-    search.show(group["candidates"])
-    try:
-        run, posts = scan(stub, brief, group["id"], suggested)
-    except grpc.RpcError as error:  # a brief the service refuses scores like a group without results
-        return {"id": group["id"], "category": group.get("category", ""),
-                "target": int(brief.get("target_count") or 20), "results": 0, "unique_relevant": len(relevant_ids),
-                "precision_at_10": 0.0, "reached_target": False, "status": "refused",
-                "error": f"{error.code().name}: {error.details()}", "counts": {}, "shortfall_count": 0,
-                "shortfall_reasons": [], "false_positives": []}
-    top = posts[:10]
-    hits = sum(1 for post in top if post.canonical_id in relevant_ids)
+            relevant.add(identity.canonical_id)
+            # A set without the field counts every relevant post as naming its topic.
+            if candidate.get("names_topic", True):
+                naming.add(identity.canonical_id)
+    top = scanned.posts[:10]
+    hits = sum(1 for canonical_id, _, _ in top if canonical_id in relevant)
     report = {
         "id": group["id"],
         "category": group.get("category", ""),
-        "target": run.target_count,
-        "results": len(posts),
-        "unique_relevant": len(relevant_ids),
+        "target": scanned.target,
+        "results": len(scanned.posts),
+        "unique_relevant": len(relevant),
+        "unique_naming": len(naming),
         "precision_at_10": round(hits / len(top), 4) if top else 0.0,
-        "reached_target": len(posts) >= run.target_count,
-        "status": run.status,
-        "counts": {"raw": run.searched_count, "duplicates": run.duplicate_count,
-                   "rejected": run.irrelevant_count, "eligible": run.eligible_count},
-        "shortfall_count": run.shortfall_count,
-        "shortfall_reasons": list(run.shortfall_reasons),
-        "false_positives": [p.text for p in top if p.canonical_id not in relevant_ids],
+        "reached_target": len(scanned.posts) >= scanned.target,
+        "status": scanned.status,
+        "counts": scanned.counts,
+        "shortfall_count": max(scanned.target - len(scanned.posts), 0),
+        "shortfall_reasons": scanned.shortfall_reasons,
+        "result_urls": [url for _, url, _ in scanned.posts],
+        "false_positives": [text for canonical_id, _, text in top if canonical_id not in relevant],
     }
-    if run.error_summary:
-        report["error"] = run.error_summary
+    if scanned.error:
+        report["error"] = scanned.error
     return report
 
 
@@ -220,7 +322,7 @@ def load(path: Path, only: set[str] | None) -> list[dict]:
 
 def overall(reports: list[dict]) -> dict:
     precision = sum(r["precision_at_10"] for r in reports) / len(reports) if reports else 0.0
-    attainable = [r for r in reports if r["unique_relevant"] >= r["target"]]
+    attainable = [r for r in reports if r["unique_naming"] >= r["target"]]
     attainment = sum(1 for r in attainable if r["reached_target"]) / len(attainable) if attainable else 1.0
     under_half = [r["id"] for r in attainable if r["results"] < r["target"] * HALF_TARGET]
     return {
@@ -233,44 +335,68 @@ def overall(reports: list[dict]) -> dict:
     }
 
 
-def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = None, suggested: bool = True) -> dict:
-    sets = {path.name: load(path, only) for path in paths}
+def components_of(rankings: list[str], suggested: bool) -> list[tuple[str, str, bool]]:
+    """(component, ranking, suggested) for each pass: every ranking with the labeled terms, then the
+    default with the terms the service proposes for each intent (建議搜尋詞): what a member gets
+    who approves them as they are."""
     judged = DEFAULT_RANKING if DEFAULT_RANKING in rankings else rankings[-1]
+    return [(ranking, ranking, False) for ranking in rankings] + (
+        [(f"{judged}, {SUGGESTED}", judged, True)] if suggested else [])
+
+
+def run_component(sets: dict[str, list[dict]], ranking: str, suggested: bool, in_process: bool,
+                  resolved: infra.Infra | None = None, search: GroupSearch | None = None) -> dict[str, list[dict]]:
+    """Every group of every set scanned with one component; set name → group reports."""
+    reports: dict[str, list[dict]] = {}
+    for name, groups in sets.items():
+        if in_process:
+            reports[name] = [report_group(g, scan_in_process(g["brief"], g["candidates"], g["id"], ranking, suggested))
+                             for g in groups]
+            continue
+        assert resolved is not None and search is not None
+        # A stack per set: each set's scans share one Threads account budget (Meta's 2,200 queries a
+        # day), which a set stays well inside and every set together would not.
+        with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
+            stub = scout_pb2_grpc.ScoutServiceStub(channel)
+            reports[name] = []
+            for group in groups:
+                search.show(group["candidates"])
+                reports[name].append(report_group(group, scan(stub, group["brief"], group["id"], suggested)))
+    return reports
+
+
+def evaluate(paths: list[Path], rankings: list[str], only: set[str] | None = None, suggested: bool = True,
+             in_process: bool = False) -> dict:
+    sets = {path.name: load(path, only) for path in paths}
+    passes = components_of(rankings, suggested)
     components: dict[str, dict] = {}
-    details: dict[str, dict] = {}
-    search = GroupSearch()
+    search = None if in_process else GroupSearch()
     # One resolution for every stack: an embedded Redis lives as long as the object that started it.
-    resolved = infra.resolve(DATA_DIR)
+    resolved = None if in_process else infra.resolve(DATA_DIR)
     try:
-        # Last, the judged component once more with the terms the service proposes for each intent
-        # (建議搜尋詞) instead of the labeled ones: what a member gets who approves them as they are.
-        passes = [(ranking, ranking, False) for ranking in rankings] + (
-            [(f"{judged}, {SUGGESTED}", judged, True)] if suggested else [])
-        for component, ranking, suggested in passes:
-            for name, groups in sets.items():
-                # A stack per set: each set's scans share one Threads account budget (Meta's 2,200
-                # queries a day), which a set stays well inside and every set together would not.
-                with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
-                    stub = scout_pb2_grpc.ScoutServiceStub(channel)
-                    reports = [evaluate_group(stub, search, group, suggested) for group in groups]
-                components.setdefault(component, {})[name] = overall(reports)
-                if component == judged:
-                    details[name] = {
-                        "shortfall_groups": [
-                            {"id": r["id"], "target": r["target"], "results": r["results"],
-                             "unique_relevant": r["unique_relevant"], "reasons": r["shortfall_reasons"]}
-                            for r in reports if r["shortfall_count"] > 0],
-                        "groups": reports,
-                    }
+        for component, ranking, with_suggested in passes:
+            reports = run_component(sets, ranking, with_suggested, in_process, resolved, search)
+            components[component] = {name: {**overall(groups), "group_reports": groups}
+                                     for name, groups in reports.items()}
     finally:
-        search.close()
-    final = components[judged]
+        if search is not None:
+            search.close()
+    judged = DEFAULT_RANKING if DEFAULT_RANKING in rankings else rankings[-1]
+    bars = {component: {"precision_at_10": PRECISION_BAR if not s else SUGGESTED_PRECISION_BAR,
+                        "target_attainment": ATTAINMENT_BAR if not s else SUGGESTED_ATTAINMENT_BAR,
+                        "min_share_of_target": HALF_TARGET} for component, _, s in passes}
+    for component, figures in components.items():
+        bar = bars[component]
+        for set_figures in figures.values():
+            set_figures["passed"] = (set_figures["precision_at_10"] >= bar["precision_at_10"]
+                                     and set_figures["target_attainment"] >= bar["target_attainment"]
+                                     and not set_figures["under_half_target"])
+    judged_components = [judged] + [c for c, _, s in passes if s]
     return {
-        "bar": {"precision_at_10": PRECISION_BAR, "target_attainment": ATTAINMENT_BAR, "min_share_of_target": HALF_TARGET},
-        "ranking": judged,
-        "passed": all(o["passed"] for o in final.values()),
+        "bars": bars,
+        "judged": judged_components,
+        "passed": all(f["passed"] for c in judged_components for f in components[c].values()),
         "components": components,
-        "sets": details,
     }
 
 
@@ -283,10 +409,13 @@ def main(argv: list[str]) -> int:
                              "judged against the bar when listed, else the last one")
     parser.add_argument("--no-suggested", action="store_true",
                         help="skip the pass with the terms the service proposes for each intent")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the scan pipeline in this process instead of through the stack (seconds a set)")
     args = parser.parse_args(argv[1:])
     only = {g.strip() for g in args.groups.split(",") if g.strip()} or None
     rankings = [r.strip() for r in args.rankings.split(",") if r.strip()]
-    report = evaluate(args.datasets or DEFAULT_DATASETS, rankings, only, suggested=not args.no_suggested)
+    report = evaluate(args.datasets or DEFAULT_DATASETS, rankings, only, suggested=not args.no_suggested,
+                      in_process=args.in_process)
     print(json.dumps(report, ensure_ascii=False, indent=2))
     return 0 if report["passed"] else 1
 
