@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–4.jsonl, written blind and only ever run.
+natural_blind.jsonl and natural_blind2–6.jsonl, written blind and only ever run.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -57,7 +57,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -81,7 +81,8 @@ EVAL_DIR = Path(__file__).parent
 DEFAULT_DATASETS = [EVAL_DIR / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_dev2.jsonl",
                                               "natural_dev3.jsonl", "natural_dev4.jsonl", "natural_dev5.jsonl",
                                               "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
-                                              "natural_blind3.jsonl", "natural_blind4.jsonl")]
+                                              "natural_blind3.jsonl", "natural_blind4.jsonl",
+                                              "natural_blind5.jsonl", "natural_blind6.jsonl")]
 DATA_DIR = REPO_ROOT / ".data" / "eval"
 PRECISION_BAR, ATTAINMENT_BAR = 0.9, 0.95
 # The bar of a scan with the terms SuggestTerms proposes, approved as they are.
@@ -248,6 +249,16 @@ class CandidateSource:
         return SearchPage(candidates=found[start:start + size], next_cursor=str(start + size) if more else None)
 
 
+def candidate_sources(candidates: list[dict]) -> list[CandidateSource]:
+    """The primary and secondary source over a group's candidates, as each provider reads them
+    from the search server: Threads with the author and time, SerpApi by link and day only."""
+    threads = [RawCandidate(url=c["url"], text=c.get("text", ""), author=c.get("author", ""),
+                            posted_at=_posted_at(c.get("posted_at"))) for c in candidates]
+    serp = [replace(c, author="", posted_at=c.posted_at.replace(hour=0, minute=0, second=0) if c.posted_at else None)
+            for c in threads]
+    return [CandidateSource("threads", threads, PAGE_LIMIT), CandidateSource("serp", serp, SERP_PAGE_SIZE)]
+
+
 def scan_in_process(brief: dict, candidates: list[dict], group_id: str, ranking: str,
                     suggested: bool = False) -> Scanned:
     """The same scan as `scan`, through the pipeline in this process: the brief checked and the
@@ -263,10 +274,7 @@ def scan_in_process(brief: dict, candidates: list[dict], group_id: str, ranking:
         require_topic(normalized)
     except InvalidArgument as error:
         return refused(target, f"INVALID_ARGUMENT: {error}")
-    raw = [RawCandidate(url=c["url"], text=c.get("text", ""), author=c.get("author", ""),
-                        posted_at=_posted_at(c.get("posted_at"))) for c in candidates]
-    sources = [CandidateSource("threads", raw, PAGE_LIMIT), CandidateSource("serp", raw, SERP_PAGE_SIZE)]
-    outcome = run_scan(normalized, sources, history=set(), target=normalized.target_count,
+    outcome = run_scan(normalized, candidate_sources(candidates), history=set(), target=normalized.target_count,
                        on_progress=lambda *_: None, should_cancel=lambda: False, now=NOW, ranking=ranking)
     counts = outcome.counts
     return Scanned(target=outcome.target, status="succeeded", shortfall_reasons=outcome.shortfall_reasons,

@@ -95,15 +95,20 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     anchor = _anchor(concepts, segmenter, aliases, folded)
     if anchor is not None:
         others = [c for c in concepts if c is not anchor]
-        if framed and not any(is_place(c.folded) for c in others):
-            # What a sentence asks about its one name only scores: the name alone finds the posts
-            # that write it without the rest (想看大家對許光漢新片的評價: 許光漢).
+        if not any(is_place(c.folded) for c in others):
+            # What a request asks about its one name only scores: the name alone finds the posts
+            # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚).
             required = {text.fold(n) for n in anchor.names}
             narrower = [anchor.names[0]]
         elif len(others) > 1:
             # The name beside each other concept in turn: a post needs the name and one of them
             # (BLACKPINK 高雄 演唱會: BLACKPINK 高雄, BLACKPINK 演唱會).
             narrower = [" ".join(c.names[0] for c in concepts if c is anchor or c is other) for other in others]
+    elif framed and len(concepts) == 2 and not any(is_place(c.folded) for c in concepts):
+        # A sentence about one thing says something of it: the first thing it names is the topic,
+        # the rest only scores (健身房業者的現況: 健身房).
+        required = {text.fold(n) for n in concepts[0].names}
+        narrower = [concepts[0].names[0]]
     elif framed and len(concepts) > 2:
         # A sentence names what it talks about, which a post seldom writes all of: any two of its
         # concepts find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新). Keywords mean each of them.

@@ -2,6 +2,7 @@
 each request answering the next ≤ 20 for its query by lexical overlap, so every candidate is reachable."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ EVALUATE = Path(__file__).parents[2] / "eval" / "evaluate.py"
 def _evaluate_module():
     spec = importlib.util.spec_from_file_location("scout_evaluate", EVALUATE)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -80,3 +82,14 @@ def test_both_providers_answer_the_same_order_with_the_labeled_times(search):
     # SerpApi shows the day only
     pairs = zip(first_serp.candidates, first_threads.candidates)
     assert all(s.posted_at.date() == t.posted_at.date() for s, t in pairs)
+
+
+@pytest.mark.parametrize("provider", ["threads", "serp"])
+def test_the_in_process_sources_answer_the_pages_the_search_server_does(search, provider):
+    served = (ThreadsSource(base_url=f"{search.url}/v1.0", access_token="t", search_type="TOP", timeout=5)
+              if provider == "threads" else SerpSource(base_url=search.url, api_key="k", timeout=5))
+    local = evaluate.candidate_sources(candidates())[0 if provider == "threads" else 1]
+    for query in (TERM, "奶茶", "爬山 天氣"):
+        expected, found = pages(served, query), pages(local, query)
+        assert [[(c.url, c.text, c.author, c.posted_at) for c in page] for page in found] == \
+            [[(c.url, c.text, c.author, c.posted_at) for c in page] for page in expected]

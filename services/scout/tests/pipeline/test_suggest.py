@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scout.pipeline.aliases import LEXICON, AliasLexicon
+from scout.pipeline import text
 from scout.pipeline.gate import Gate
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.brief import MAX_TERMS
@@ -188,13 +189,24 @@ def test_a_name_is_proposed_with_its_nickname_and_english_name_beside_the_other_
     assert len(required) == 1 and {"戴资颖", "小戴", "tai tzu-ying"} <= required[0]
 
 
-def test_an_other_name_keeps_the_concepts_the_topic_requires() -> None:
+def test_what_keywords_ask_of_one_name_only_scores() -> None:
     terms = suggest("鬼滅之刃 無限城 心得")
-    core = terms[0]
-    assert core == "鬼滅之刃 無限城"
-    assert "鬼滅 無限城" in terms and "Demon Slayer 無限城" in terms
+    assert terms[0] == "鬼滅之刃 無限城"
+    # The name alone, and by its other names, finds the posts that write it without the rest.
+    assert {"鬼滅之刃", "鬼滅", "Demon Slayer"} <= set(terms)
     signature = build_signature("鬼滅之刃 無限城 心得", terms)
-    assert len(signature.required) == 2
+    assert [g.expression for g in signature.required] == [text.fold("鬼滅之刃")]
+    assert suggest("張金鶚 房價")[:2] == ["張金鶚 房價", "張金鶚"]
+
+
+def test_a_sentence_about_one_thing_requires_that_thing_alone() -> None:
+    # 健身房業者的現況: what it says of 健身房 (業者) only scores; the thing alone finds the posts.
+    terms = suggest("想看大家討論健身房業者的現況")
+    assert terms[:2] == ["健身房 業者", "健身房"]
+    signature = build_signature("想看大家討論健身房業者的現況", terms)
+    assert [g.expression for g in signature.required] == [text.fold("健身房")]
+    # Keywords of two common concepts still need both (外包 後端 工程師 needs 外包 and 後端).
+    assert suggest("電動車 充電")[0] == "電動車 充電" and "電動車" not in suggest("電動車 充電")
 
 
 def test_a_lexicon_name_is_found_in_simplified_or_any_case() -> None:
@@ -204,7 +216,7 @@ def test_a_lexicon_name_is_found_in_simplified_or_any_case() -> None:
 
 def test_two_names_the_intent_gives_for_one_thing_become_alternatives() -> None:
     terms = suggest("Jolin 蔡依林 新專輯")
-    assert terms[:2] == ["Jolin 新專輯", "蔡依林 新專輯"]
+    assert terms[:3] == ["Jolin 新專輯", "Jolin", "蔡依林"]
     # Also across two stretches of a sentence.
     assert suggest("LANEIGE 蘭芝 保養品使用心得")[:2] == ["LANEIGE", "蘭芝"]
 
