@@ -225,11 +225,6 @@ def _only_lowercase(body: str, words: list[str]) -> bool:
 _SHOP_AFTER = re.compile(r"\s?(?:牛肉面|面店|面馆|水果行|便当|咖啡馆|咖啡厅|咖啡店|饮料店|烧肉|火锅|小吃|早餐店|餐厅|"
                          r"餐酒馆|冰店|鸡排|诊所|补习班|民宿|美发|发廊|美甲|药局|商行)")
 SHOP_NAMED_PENALTY = 0.1
-# A request of this many concepts that must all hold is seldom spelled out whole in one post (新北
-# 雨天 室內 親子: a post about 板橋's kids' hall on a rainy day leaves 室內 unsaid): a post may leave
-# one of them out, and ranks below the posts that say them all.
-MANY_CONCEPTS = 4
-MISSED_CONCEPT_PENALTY = 0.15
 
 
 # A year or season of its own (2025, 第一季, or a year of the Republic before what it dates: 114學測,
@@ -292,7 +287,7 @@ def _joins_concepts(phrase: str, groups: tuple[ConceptGroup, ...]) -> bool:
 
 def _named_apart(named: list[tuple[int, int]], claimed: list[list[tuple[int, int]]]) -> bool:
     """Whether a concept is named somewhere no other concept needs as its only mention: one named
-    only by a word a required one has no other mention than (記者, also a kind of 新聞業) says
+    only by a word another one has no other mention than (記者, also a kind of 新聞業) says
     nothing more."""
     def inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
         return other[0] <= span[0] and span[1] <= other[1]
@@ -399,7 +394,6 @@ class Gate:
         latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))
         self._capitalized = frozenset(w.lower() for w in latin if not w.islower() and w.lower() in signature.words) \
             - {w for w in latin if w.islower()}
-        self._may_miss = int(sum(1 for g in signature.groups if g.required and not g.sufficient) >= MANY_CONCEPTS)
 
     @staticmethod
     def _pattern(expression: str) -> re.Pattern[str]:
@@ -538,7 +532,6 @@ class Gate:
         optional: list[list[tuple[int, int]]] = []  # where each optional group is
         sufficient_hits = 0
         placed = shop_named = lowered = False
-        missed = 0
         hit_groups: set[int] = set()
         implied = self._implied(folded)
         for index, group in enumerate(self.signature.groups):
@@ -546,9 +539,7 @@ class Gate:
             hit = [e for e, p in positions.items() if p]
             if not hit:
                 if group.required and not group.sufficient and index not in implied:
-                    missed += 1
-                    if missed > self._may_miss:
-                        return self._written_whole(folded, spans, tokens)
+                    return self._written_whole(folded, spans, tokens)
                 continue
             named = [(at, at + len(e)) for e in hit for at in positions[e]]
             # An alias inside a longer hit (光漢 in 許光漢) is that hit, not another mention.
@@ -589,7 +580,8 @@ class Gate:
         # What a post covers beyond what it must: the optional concepts, and the sufficient names
         # after the first (鬼滅 and 無限城篇 say more than 鬼滅 alone).
         extra = groups - len(self.signature.required) + max(sufficient - 1, 0)
-        optional_hits = sum(1 for named in optional if _named_apart(named, claimed))
+        optional_hits = sum(1 for named in optional
+                            if _named_apart(named, claimed + [other for other in optional if other is not named]))
         covered = optional_hits + max(sufficient_hits - 1, 0)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
         phrase = any(p in folded for p in self._phrases)
@@ -603,7 +595,6 @@ class Gate:
         relevance += SAYS_SOMETHING * min(content, SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
-        relevance -= MISSED_CONCEPT_PENALTY * missed
         relevance -= LOWERCASE_PENALTY if lowered else 0.0
         if self._editions:
             editions = _editions(folded)

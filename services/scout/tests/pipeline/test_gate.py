@@ -229,16 +229,6 @@ def test_a_name_with_another_number_than_the_brief_s_is_another_model():
     assert fair.judge("FF14 新資料片好玩，回坑了").reason == OFF_TOPIC
 
 
-def test_a_request_of_four_concepts_admits_a_post_leaving_one_out_ranked_lower():
-    judge = gate("新北 雨天 室內 親子", ["新北 親子", "室內", "雨天"])
-    whole = judge.judge("板橋的室內親子館 下雨天帶小孩去剛好 停車也方便")
-    partial = judge.judge("板橋的親子館 下雨天帶小孩去剛好 停車也方便")
-    assert whole.accepted and partial.accepted and partial.relevance < whole.relevance
-    assert judge.judge("板橋的親子館 週末帶小孩去剛好 停車也方便").reason == OFF_TOPIC
-    # with three concepts, each must hold
-    assert gate("新北 雨天 親子", ["新北 親子", "雨天"]).judge("板橋的親子館 週末帶小孩去剛好").reason == OFF_TOPIC
-
-
 def test_a_post_about_another_year_or_season_ranks_lower():
     judge = gate("2026台灣燈會在哪裡辦", ["2026 台灣燈會", "台灣燈會"])
     this_year = judge.judge("2026台灣燈會的主燈好壯觀，交通管制記得先查")
@@ -488,22 +478,18 @@ def test_a_title_written_as_an_amount_is_that_amount_after_a_verb_of_doing():
     assert judge.judge("《100公里》的結局我想了一整晚").accepted
 
 def test_a_post_writing_a_long_approved_term_whole_is_weakly_eligible():
-    # Given a request whose concepts a term's own words leave short (白沙屯進香 is no 白沙屯媽祖)
-    judge = gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "白沙屯進香", "粉紅超跑"])
-    # Then a post writing the term whole is eligible, weakly, with the term as its reason
-    verdict = judge.judge("第一次跟白沙屯進香，走到腳起水泡還是很感動")
-    assert verdict.accepted and verdict.weak and verdict.reason == "命中搜尋詞：白沙屯進香"
-    # unless it names a place the brief does not, or writes only part of the term
-    assert judge.judge("台中的白沙屯進香團今年人好多，路上都是香燈腳").reason == OFF_TOPIC
-    assert judge.judge("第一次去進香，走到腳起水泡還是很感動").reason == OFF_TOPIC
-    # a post meeting the signature is eligible in full
-    assert not judge.judge("白沙屯媽祖進香第三天，終於走到北港").weak
-    # a Latin word counts in a term as much as a Chinese word of two characters (進香 GPS)
-    assert gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "進香 GPS"]).judge("進香GPS追鑾轎好方便，半夜也知道走到哪").weak
-    # and a brief that asks for no place is about the place its name says (東港 of 東港黑鮪魚季)
+    # Given a request whose concepts a term leaves short (黑鮪魚季 拍賣 is no 東港黑鮪魚季)
     tuna = gate("東港黑鮪魚季 拍賣", ["東港黑鮪魚季", "黑鮪魚季 拍賣"])
-    assert tuna.judge("黑鮪魚季拍賣現場好熱鬧，東港漁港擠滿人").weak
+    # Then a post writing the term whole is eligible, weakly, with the term as its reason
+    verdict = tuna.judge("黑鮪魚季拍賣現場好熱鬧，東港漁港擠滿人")
+    assert verdict.accepted and verdict.weak and verdict.reason == "命中搜尋詞：黑鮪魚季 拍賣"
+    # unless it names a place the brief does not (a brief that asks for no place is about the
+    # place its name says: 東港 of 東港黑鮪魚季)
     assert tuna.judge("黑鮪魚季拍賣現場好熱鬧，基隆漁港擠滿人").reason == OFF_TOPIC
+    # a post meeting the signature is eligible in full
+    assert not tuna.judge("東港黑鮪魚季的拍賣好熱鬧，漁港擠滿人").weak
+    # a term that names no part of another is a search of its own, met whole (進香 GPS)
+    assert not gate("白沙屯媽祖 進香 心得", ["白沙屯媽祖", "進香 GPS"]).judge("進香GPS追鑾轎好方便，半夜也知道走到哪").weak
     # a shorter term is specific enough only when it is no word of the dictionary
     assert gate("想找新竹看跑者膝的物理治療", ["跑者膝", "新竹 物理治療"]).judge("跑者膝做了震波，兩個月後可以重新跑10K").weak
-    assert gate("台中 無障礙 旅館", ["台中 旅館", "無障礙"]).judge("捷運站的無障礙電梯又壞了").reason == OFF_TOPIC
+    assert gate("台中 無障礙 旅館", ["台中 無障礙 旅館"]).judge("捷運站的無障礙電梯又壞了").reason == OFF_TOPIC

@@ -32,9 +32,18 @@ def test_terms_differing_by_one_concept_make_it_interchangeable():
     assert judge.judge("護理師的日常：今天病房好忙").reason == OFF_TOPIC
 
 
-def test_two_bare_concepts_in_one_script_stay_both_required():
-    judge = gate("外包後端工程師", ["外包", "後端工程師"])
-    assert judge.judge("後端工程師職缺：全職，台北內湖").reason == OFF_TOPIC
+def test_terms_that_write_concepts_together_need_them_together_and_separate_terms_are_alternatives():
+    # 外包 後端 searched together: a post needs both
+    together = gate("外包 後端 工程師", ["外包 後端", "後端 接案"])
+    assert together.judge("後端工程師職缺：全職，台北內湖").reason == OFF_TOPIC
+    assert together.judge("後端接案一個月收入大概多少？想轉外包").accepted
+    # each searched on its own: the member's alternatives, either one is the topic
+    apart = gate("花藝師 插花老師 工作心得", ["花藝師", "插花老師"])
+    assert apart.judge("當花藝師三年，薪水真的不高").accepted
+    assert apart.judge("插花老師的收入其實很不穩定").accepted
+    assert apart.judge("今天去花市買了一束花").reason == OFF_TOPIC
+    either = gate("調酒師 咖啡師 工作", ["調酒師", "咖啡師"])
+    assert either.judge("我是咖啡師，每天站十小時").accepted
 
 
 def test_shorter_spelling_inside_a_term_aliases_the_concept():

@@ -8,7 +8,7 @@ its own:
 3. `concepts.read_term` / `learn_spellings` — what each term names, and its shorter spellings;
 4. `concepts.merge_alternatives` / `assign_own_words` — names written several ways become one
    group of alternatives, a term's own words stand for the concept it leaves out;
-5. `concepts.mark_required` / `broader_only` — which groups must all be hit; `term_concepts` —
+5. `concepts.mark_required` — which groups every search needs; `term_concepts` —
    what each term searches, one of which a post names whole;
 6. `concepts.widen` — each group also met by the other names and kinds the lexicons know;
    `name_cut_pieces` — an intent piece cut in several groups also by the other names of it whole,
@@ -49,7 +49,6 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     refinements = concepts.assign_own_words(groups, readings, names)
     groups = concepts.merge_alternatives(groups, readings, lexicons)
     concepts.mark_required(groups, readings)
-    concepts.broader_only(groups, words)
     searched = concepts.term_concepts(groups, readings)
     concepts.widen(groups, names, words)
     concepts.name_cut_pieces(groups, [*intent_pieces, *(p for pieces in term_pieces for p in pieces)], names, words)

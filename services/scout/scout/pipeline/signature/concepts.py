@@ -474,36 +474,27 @@ def _written_together(groups: list[ConceptGroup], readings: list[TermReading]) -
 
 
 def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> None:
-    """Phase 5: a concept every approved term names is required; one the member searched without
-    is not, nor is a very common word beside other concepts or a generic head (工程師 after 後端).
-    When no concept is in every term (each term searches one part: 外包 / 後端工程師), those
-    named most often are required, unless they come from several pieces of the request and each
-    term pairs some of them: then the terms are alternatives, each to be met whole. Names each
-    searched in a term of their own are sufficient: a post needs one of them, not all."""
-    named = {id(g): sum(1 for r in readings if r.names(g)) for g in groups}
-    most = max(named.values(), default=0)
-    needed = len(readings) if most == len(readings) else most
+    """Phase 5: each approved term is one search, and a post names what one of them searches,
+    whole (`term_concepts`). So a concept every term names is required, and one only some terms
+    name is not: those terms are the member's alternatives (花藝師 / 插花老師; 台中 皮膚科 /
+    痘痘 皮膚科), while a term that writes concepts together needs them together (外包 後端). A
+    concept the member searched without is not required, nor is a very common word beside other
+    concepts or a generic head (工程師 after 後端). Where one of the alternatives is a single
+    narrow concept (足底筋膜炎 beside 台中 骨科), the city the others name still holds: that
+    search found posts from everywhere. Names each searched in a term of their own are
+    sufficient: a post needs one of them, not all."""
     for group in groups:
         common = text.has_cjk(group.expression) and not group.entity and \
             text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY and len(groups) > 1
         group.qualifier = group.qualifier or common
-        group.required = group.required and not common and (most == 0 or named[id(group)] >= needed)
-    if not any(g.required for g in groups):
-        for group in groups:
-            group.required = most == 0 or named[id(group)] == most
-    naming = [r for r in readings if r.named]
-    if 0 < most < len(readings) and len(naming) >= 2 and all(len(r.named) >= 2 or _specific(r.named[0]) for r in naming) \
-            and len({g.piece for g in groups if g.required}) >= 2:
-        # Terms that each pair some parts of a request written in several pieces (台中 皮膚科 /
-        # 痘痘 皮膚科 / 台中 痘痘) are the member's alternative searches of it: a post names what
-        # one of them searches, whole, and no part is required on its own. A term of one part
-        # stands for the request only when that part is narrow (運動傷害, not 室內), and the
-        # request's place still holds: it searched more widely than the member asks.
-        one_part = any(len(r.named) == 1 for r in naming)
-        for group in groups:
-            if named[id(group)] and not (one_part and is_place(group.expression)):
-                group.required = False
-    # Names the member searched each in a term of its own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
+    searches = [r for r in readings if r.named]
+    narrow_alone = [r for r in searches if len(concepts := _concepts_of(r)) == 1 and _specific(concepts[0])]
+    for group in groups:
+        in_every = all(r.names(group) for r in searches)
+        city_holds = group.expression in places() and any(r.names(group) for r in searches) and any(
+            not r.names(group) for r in narrow_alone)
+        group.required = group.required and not group.qualifier and (in_every or city_holds)
+    # Names the member searched each in a term of their own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
     # A year only dates what the terms name (2026 of 2026地方選舉): it is never one of them.
     alone = [g for g in groups if g.entity and not g.qualifier and any(r.named == [g] for r in readings)]
@@ -512,22 +503,15 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
             group.required = group.sufficient = True
 
 
+def _concepts_of(reading: TermReading) -> list[ConceptGroup]:
+    """The concepts a term searches, qualifiers (a year, a generic head) aside."""
+    return [g for g in reading.named if not g.qualifier]
+
+
 def _specific(group: ConceptGroup) -> bool:
     """A concept narrow enough to be searched for a request on its own: a name, or a compound the
     dictionary does not know (運動傷害), unlike a word of everyday use (室內, 雨天)."""
     return group.entity or not text.dictionary_frequency(group.expression)
-
-
-def broader_only(groups: list[ConceptGroup], words: AliasLexicon) -> None:
-    """Phase 5: a required common concept that the synonym lexicon lists as a kind of another
-    required one (出版社 of 出版業) is not required itself: every post about it is about the
-    broader one, which a post may name instead. A named thing stays required (聯電 of 半導體)."""
-    for group in groups:
-        if group.entity or group.sufficient or not group.required:
-            continue
-        if any(other is not group and other.required and not other.sufficient and words.is_kind(mine, theirs)
-               for other in groups for mine in group.expressions for theirs in other.expressions):
-            group.required = False
 
 
 def term_concepts(groups: list[ConceptGroup], readings: list[TermReading]) -> tuple[tuple[int, ...], ...]:
