@@ -7,6 +7,10 @@
    identity, dedup or judging — what fetching alone costs.
 2. ListRunPosts over gRPC (the scout server as it runs) for a 40-result run, with 10,000 runs of the
    same owner in the table (400,000 results). Baseline: the service's page statement as raw SQL.
+3. Resident memory of the scout server and worker as the platform starts them (metrics on), once
+   they have proposed terms for an intent and run a scan, so the dictionaries loaded on first use
+   are in: VmRSS and PSS of each process, the worker's forked processes each on a line of its own.
+   Baseline: the 200 MiB bar of each process.
 
     python services/scout/bench/run.py [--runs 300]
 """
@@ -17,6 +21,7 @@ import argparse
 import json
 import random
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -28,8 +33,10 @@ from sqlalchemy import create_engine, text
 
 from devstack import infra, scout_seed
 from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
+from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
 from devstack.scout_seed import SeedPost, SeedRun
+from devstack.soak.probes import proportional_kib, resident_memory
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
 from feeds_runtime.settings import normalize_database_url
 from scout.brief import normalize_brief
@@ -42,6 +49,8 @@ TERMS = ["炭治郎", "禰豆子", "無限城", "柱訓練", "伊之助", "蝴�
 RUNS, RESULTS_PER_RUN, PAGE_SIZE = 10_000, 40, 8
 REPEATS = 7  # scans per measurement; the median is reported
 OUTREACH = ("new", "drafted", "skipped", "published")
+MEMORY_BAR_MIB = 200
+MEMORY_INTENT = "鬼滅之刃 角色劇情"
 
 
 def corpus(path: Path) -> None:
@@ -115,8 +124,7 @@ def seed(owner: uuid.UUID) -> tuple[list[SeedRun], Iterator[SeedPost]]:
     return runs, posts
 
 
-def bench_list_run_posts(runs: int) -> None:
-    resolved = infra.resolve(BENCH_DATA_DIR)
+def bench_list_run_posts(resolved: infra.Infra, runs: int) -> None:
     url = resolved.server_url(f"feeds_bench_scout_{uuid.uuid4().hex[:8]}")
     infra.ensure_database(url)
     env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1",
@@ -168,12 +176,54 @@ def bench_list_run_posts(runs: int) -> None:
         infra.drop_database(url)
 
 
+def bench_memory(resolved: infra.Infra) -> None:
+    url = resolved.server_url(f"feeds_bench_scout_{uuid.uuid4().hex[:8]}")
+    infra.ensure_database(url)
+    env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1",
+           "REDIS_NAMESPACE": f"bench-scout-{uuid.uuid4().hex[:8]}"}
+    group = ProcessGroup(log_dir=BENCH_DATA_DIR / "logs", env=env)
+    platform = Platform(group, ports=Ports.free(metrics=True), extra_env={"scout": {"SCOUT_LOG_LEVEL": "WARNING"}})
+    try:
+        group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
+        platform.start_service("scout")
+        address = platform.grpc_address("scout")
+        wait_for(lambda: grpc_serving(address), "scout SERVING", group)
+        with grpc.insecure_channel(address) as channel:
+            stub = scout_pb2_grpc.ScoutServiceStub(channel)
+            metadata = [("x-actor-id", str(uuid.uuid4()))]
+            terms = stub.SuggestTerms(scout_pb2.SuggestTermsRequest(intent=MEMORY_INTENT), metadata=metadata,
+                                      timeout=60).terms
+            run = stub.Scan(scout_pb2.ScanRequest(brief=scout_pb2.Brief(intent=MEMORY_INTENT, terms=terms[:8])),
+                            metadata=metadata, timeout=60).run
+            deadline = time.monotonic() + 120
+            while run.status not in ("succeeded", "failed", "cancelled"):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"scan still {run.status} after 120 s")
+                time.sleep(0.1)
+                run = stub.GetRun(scout_pb2.GetRunRequest(run_id=run.id), metadata=metadata, timeout=30).run
+        if run.status != "succeeded":
+            raise RuntimeError(f"scan {run.status}: {run.error_summary}")
+        for label, (pid, rss_kib) in resident_memory(group).items():
+            if label.startswith(("scout-server", "scout-worker")):
+                pss_kib = proportional_kib(pid)
+                record(f"scout_memory_{label.removeprefix('scout-').replace('/', '_')}",
+                       {"process": label, "after": "SuggestTerms, then a scan of the terms",
+                        "pss_mib": round(pss_kib / 1024, 1) if pss_kib is not None else None},
+                       "vm_rss", rss_kib / 1024, "MiB", "bar", MEMORY_BAR_MIB)
+    finally:
+        group.stop()
+        infra.drop_database(url)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     args = parser.parse_args()
     bench_scan()
-    bench_list_run_posts(args.runs)
+    # One embedded PostgreSQL and Redis for both: resolved twice, the second's Redis went away with the first.
+    resolved = infra.resolve(BENCH_DATA_DIR)
+    bench_list_run_posts(resolved, args.runs)
+    bench_memory(resolved)
 
 
 if __name__ == "__main__":

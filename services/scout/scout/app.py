@@ -32,17 +32,18 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
     def build_server(self) -> ServiceServer:
         """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
         with the Threads source, its token's care (self-check and refresh); both stop when the
-        server starts draining. The segmentation and gloss dictionaries are loaded first, so no
-        request waits for them past its deadline."""
+        server starts draining. The segmentation, gloss and pinyin dictionaries are mapped first
+        (built first when the cache has none), so no request waits for them past its deadline."""
         import redis
 
-        from scout.pipeline import glosses
+        from scout.pipeline import glosses, romanize
         from scout.pipeline.sources.threads_token import ThreadsToken
         from scout.pipeline.text import load_dictionary
         from scout.scan import watchdog
 
         load_dictionary()
         glosses.load()
+        romanize.load()
         server = super().build_server()
         server.on_drain(watchdog.start(self.database, self.settings).set)
         if "threads" in self.settings.source_names:

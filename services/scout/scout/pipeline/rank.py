@@ -15,8 +15,6 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import bm25s
-
 from scout.pipeline.gate import Gate, Verdict
 from scout.pipeline.signature.segment import is_framing
 
@@ -77,6 +75,9 @@ class Ranker:
             return self._with_pool(rules)
         if self.ranking == RULES or not rules or not self._query:
             return dict(rules)
+        # Imported here: it brings NumPy (some 10 MiB a process), which only this ranking uses.
+        import bm25s
+
         retriever = bm25s.BM25()
         retriever.index([d or [""] for d in self._documents], show_progress=False)
         scores = retriever.get_scores(self._query)

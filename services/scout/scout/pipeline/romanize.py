@@ -14,11 +14,27 @@ Harari, 拜登 for Biden) is recognized by its consonants (`transliterates`).
 
 from __future__ import annotations
 
-from functools import lru_cache
+import json
+import os
+import threading
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
-from pypinyin import Style, lazy_pinyin
+import marisa_trie
 
-from scout.pipeline import text
+# pypinyin reads its phrase table (which reading a character takes in a word: 长 of 市长 is zhang)
+# into Python lists at import, some 45 MiB. Told not to (its own switch), it is pointed at the same
+# table mapped from tries, in `_mapped_phrases`; nor does it copy its character table, never changed.
+os.environ.setdefault("PYPINYIN_NO_PHRASES", "1")
+os.environ.setdefault("PYPINYIN_NO_DICT_COPY", "1")
+
+import pypinyin  # noqa: E402
+from pypinyin import Style, converter, lazy_pinyin  # noqa: E402
+from pypinyin.seg import mmseg, simpleseg  # noqa: E402
+
+from scout.pipeline import text  # noqa: E402
+from scout.pipeline.mapped import mapped  # noqa: E402
 
 MIN_CHARS, MAX_CHARS = 2, 4
 MIN_LETTERS = 6
@@ -29,6 +45,67 @@ _PLACE_KINDS = {
     "公园": ("park",), "大学": ("university",), "车站": ("station",), "温泉": ("hot spring",),
     "步道": ("trail",), "瀑布": ("falls", "waterfall"), "机场": ("airport",), "医院": ("hospital",),
 }
+
+
+_PHRASES_SOURCE = Path(pypinyin.__file__).with_name("phrases_dict.json")
+
+
+def _build_phrases() -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
+    """pypinyin's phrase table: each phrase → its readings (JSON, as pypinyin holds them)."""
+    from pypinyin.phrases_dict import phrases_dict
+
+    return marisa_trie.BytesTrie((p, json.dumps(readings).encode()) for p, readings in phrases_dict.items()), {}
+
+
+def _build_prefixes() -> tuple[marisa_trie.Trie, dict[str, Any]]:
+    """Every beginning of a phrase of the table, as pypinyin's segmenter trains its prefix set."""
+    from pypinyin.phrases_dict import phrases_dict
+
+    return marisa_trie.Trie({p[:end] for p in phrases_dict for end in range(1, len(p) + 1)}), {}
+
+
+class _Phrases:
+    """The phrase table as pypinyin's segmenter and converter read it: `in`, `[]` and truth."""
+
+    def __init__(self, trie: marisa_trie.BytesTrie) -> None:
+        self._trie = trie
+
+    def __contains__(self, phrase: str) -> bool:
+        return phrase in self._trie
+
+    def __getitem__(self, phrase: str) -> list[list[str]]:
+        return json.loads(self._trie[phrase][0])
+
+    def __len__(self) -> int:
+        return len(self._trie)
+
+
+_PHRASES_LOCK = threading.Lock()
+
+
+@cache
+def _mapped_phrases() -> None:
+    """Points pypinyin's segmenter and converter, which read the table through these module names,
+    at the mapped one; its segmenter at the mapped prefixes."""
+    with _PHRASES_LOCK:
+        phrases = _Phrases(mapped("pinyin-phrases", marisa_trie.BytesTrie, _build_phrases, _PHRASES_SOURCE)[0])
+        prefixes = mapped("pinyin-prefixes", marisa_trie.Trie, _build_prefixes, _PHRASES_SOURCE)[0]
+        # The stubs leave the module names out; pypinyin's code reads them.
+        converter.PHRASES_DICT = phrases  # type: ignore[attr-defined]
+        simpleseg.PHRASES_DICT = phrases  # type: ignore[attr-defined]
+        mmseg.PHRASES_DICT = phrases  # type: ignore[attr-defined]
+        mmseg.seg = mmseg.Seg(prefixes, no_non_phrases=True)
+
+
+def load() -> None:
+    """Map the phrase table now (building it first, seconds of work, when the cache has none)
+    rather than on the first brief."""
+    _mapped_phrases()
+
+
+def _pinyin(name: str, style: Style, strict: bool = True) -> list[str]:
+    _mapped_phrases()
+    return lazy_pinyin(name, style=style, strict=strict)
 
 
 @lru_cache(maxsize=4096)
@@ -52,7 +129,7 @@ def syllables(name: str) -> list[str]:
         return []
     forms = []
     for style in (Style.NORMAL, Style.WADEGILES):
-        spelled = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in lazy_pinyin(name, style=style)]
+        spelled = [s.replace("'", "").replace("ü", "u").replace("v", "u") for s in _pinyin(name, style)]
         if len(spelled) == len(name) and all(s.isascii() and s.isalpha() for s in spelled):
             forms.append(" ".join(spelled))
     return list(dict.fromkeys(forms))
@@ -101,8 +178,7 @@ def _latin_sounds(word: str) -> str:
 
 def _pinyin_sounds(name: str) -> str:
     sounds = []
-    for initial, final in zip(lazy_pinyin(name, style=Style.INITIALS, strict=False),
-                              lazy_pinyin(name, style=Style.FINALS, strict=False)):
+    for initial, final in zip(_pinyin(name, Style.INITIALS, strict=False), _pinyin(name, Style.FINALS, strict=False)):
         sounds.append(_PINYIN_SOUNDS.get(initial, ""))
         if final.endswith(("n", "ng")):
             sounds.append("n")

@@ -12,10 +12,15 @@ import logging
 import re
 import threading
 import unicodedata
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import jieba
-import jieba.posseg
+import marisa_trie
 import opencc
+
+from scout.pipeline.mapped import mapped
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -30,25 +35,83 @@ _LATIN_ACCENT = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
 
-# jieba's base dictionary is loaded once; each signature gets its own tokenizer sharing nothing
-# mutable with it, so the words one run adds never change how another run segments.
-_BASE = jieba.Tokenizer()
-_BASE_LOCK = threading.Lock()
-# Part-of-speech tags of the base dictionary's words, read once with it.
-_TAGS: dict[str, str] = jieba.posseg.dt.word_tag_tab
+# Each word of jieba's dictionary and each prefix of one → (frequency, part-of-speech tag); a
+# prefix that is no word has frequency 0 and no tag, as in jieba's own table.
+_RECORD = "<i4s"
 # Frequency given to a signature's words: high enough that jieba keeps them whole.
 _SIGNATURE_WORD_FREQ = 50_000
 
 
+def _build_dictionary() -> tuple[marisa_trie.RecordTrie, dict[str, Any]]:
+    """jieba's base dictionary as jieba reads it (`gen_pfdict`: a word listed twice keeps its last
+    frequency, the total counts both) and its tags as `jieba.posseg` reads them."""
+    # Only the build imports posseg: importing it also loads its HMM tables (tens of MiB).
+    import jieba.posseg
+
+    frequencies, total = jieba.Tokenizer.gen_pfdict(jieba.get_dict_file())
+    tags = jieba.posseg.POSTokenizer(jieba.Tokenizer()).word_tag_tab
+    if any(len(tag) > 4 for tag in tags.values()):
+        raise ValueError(f"a tag of jieba's dictionary is longer than the {_RECORD} record holds")
+    trie = marisa_trie.RecordTrie(_RECORD, ((word, (freq, tags.get(word, "").encode()))
+                                            for word, freq in frequencies.items()))
+    return trie, {"total": total}
+
+
+# Threads asking for the dictionary at once wait for one build.
+_DICTIONARY_LOCK = threading.Lock()
+
+
+@cache
+def _dictionary() -> tuple[marisa_trie.RecordTrie, int]:
+    """The mapped dictionary, shared by every tokenizer of the process, and its total frequency."""
+    with _DICTIONARY_LOCK:
+        trie, facts = mapped("jieba", lambda: marisa_trie.RecordTrie(_RECORD), _build_dictionary,
+                             Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME))
+    return trie, facts["total"]
+
+
+class _Frequencies:
+    """The word → frequency table a jieba tokenizer reads (`FREQ`): the mapped dictionary, and the
+    words added to this tokenizer kept apart, so no tokenizer copies the dictionary and the words
+    one signature adds never change how another segments."""
+
+    def __init__(self, words: marisa_trie.RecordTrie) -> None:
+        self._words = words
+        self._added: dict[str, int] = {}
+
+    def __contains__(self, word: str) -> bool:
+        return word in self._added or word in self._words
+
+    def __getitem__(self, word: str) -> int:
+        if word in self._added:
+            return self._added[word]
+        return self._words[word][0][0]
+
+    def __setitem__(self, word: str, freq: int) -> None:
+        self._added[word] = freq
+
+    def get(self, word: str, default: int | None = None) -> int | None:
+        return self[word] if word in self else default
+
+
+def _tokenizer() -> jieba.Tokenizer:
+    """A tokenizer over the mapped base dictionary, with none of its own words yet."""
+    words, total = _dictionary()
+    tokenizer = jieba.Tokenizer()
+    tokenizer.FREQ = _Frequencies(words)
+    tokenizer.total = total
+    tokenizer.initialized = True
+    return tokenizer
+
+
+@cache
 def _base() -> jieba.Tokenizer:
-    with _BASE_LOCK:
-        if not _BASE.initialized:
-            _BASE.initialize()
-    return _BASE
+    return _tokenizer()
 
 
 def load_dictionary() -> None:
-    """Load jieba's base dictionary now (seconds of work) rather than on the first brief."""
+    """Map jieba's base dictionary now (building it first, seconds of work, when the cache has
+    none) rather than on the first brief."""
     _base()
 
 
@@ -66,11 +129,7 @@ def tokenizer_with(words: list[str], extra: dict[str, int] | None = None) -> jie
     """A tokenizer knowing the base dictionary plus `words` (a signature's entities and concepts),
     kept whole, and `extra` words at the frequencies given. Latin words are left out: jieba keeps a
     run of letters whole unless a word of its dictionary is inside it (to of toyota, or of gogoro)."""
-    base = _base()
-    tokenizer = jieba.Tokenizer()
-    tokenizer.FREQ = dict(base.FREQ)
-    tokenizer.total = base.total
-    tokenizer.initialized = True
+    tokenizer = _tokenizer()
     for word, freq in (extra or {}).items():
         if len(word) >= 2 and not word.isascii() and word not in words and tokenizer.FREQ.get(word, 0) < freq:
             tokenizer.add_word(word, freq=freq)
@@ -124,4 +183,7 @@ def is_ascii_word(text: str) -> bool:
 
 def dictionary_tag(word: str) -> str | None:
     """jieba's part-of-speech tag for a dictionary word (nr person, ns place, v verb, d adverb…)."""
-    return _TAGS.get(word)
+    found = _dictionary()[0].get(word)
+    if not found:
+        return None
+    return found[0][1].rstrip(b"\0").decode() or None  # a prefix that is no word has no tag
