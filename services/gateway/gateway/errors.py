@@ -128,10 +128,12 @@ def install(app: FastAPI) -> None:
         except ApiError as unauthenticated:
             return render(request, unauthenticated)
         first = error.errors()[0] if error.errors() else {}
-        if first.get("type") == "json_invalid":  # a body bodies.loads refused, or no JSON at all
-            message = f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'malformed')}"
-            return render(request, ApiError(400, VALIDATION_CODE[context], message))
-        where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path"))
+        if first.get("type") == "json_invalid":  # a body bodies.loads refused, its message naming the field
+            return render(request, ApiError(400, VALIDATION_CODE[context], first.get("ctx", {}).get("error", "")))
+        loc = tuple(first.get("loc", ()))
+        # The first part says where (body, query, path, header); a field may be named `body` itself.
+        where = ".".join(str(part) for part in (loc[1:] if loc[:1] in (("body",), ("query",), ("path",), ("header",))
+                                                else loc))
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid request")
         return render(request, ApiError(400, VALIDATION_CODE[context], message))
 

@@ -91,7 +91,7 @@ async def _body(request: Request, model: type[Body]) -> Body:
     try:
         return model.model_validate(bodies.loads(await request.body() or b"null"))
     except json.JSONDecodeError as error:
-        raise ApiError(400, "invalid_request", f"the body must be a JSON object: {error.msg}") from None
+        raise ApiError(400, "invalid_request", error.msg) from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
