@@ -60,6 +60,9 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         # contract; any viewer or client generator reads it.
         docs_url=None,
         redoc_url=None,
+        # A path with a trailing slash is a 404 like any other unknown path: Starlette's redirect to
+        # the path without it builds its Location from the Host header, which the client controls.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.member_auth = MemberAuth(settings)
