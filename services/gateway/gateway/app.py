@@ -63,6 +63,9 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         # A path with a trailing slash is a 404 like any other unknown path: Starlette's redirect to
         # the path without it builds its Location from the Host header, which the client controls.
         redirect_slashes=False,
+        # Operation ids by context and handler (`timeline_follow`), so a generated client's functions
+        # read as what they do.
+        generate_unique_id_function=lambda route: f"{route.tags[0]}_{route.name}" if route.tags else route.name,
     )
     app.state.settings = settings
     app.state.member_auth = MemberAuth(settings)

@@ -65,6 +65,7 @@ def build(app: FastAPI) -> dict[str, Any]:
     for name in _FASTAPI_VALIDATION:
         schemas.pop(name, None)
     schemas.update(_body_schemas())
+    schemas.update(_request_schemas())
     schemas.update(_error_schemas(statuses))
     components["securitySchemes"] = SECURITY_SCHEMES
     return document
@@ -109,7 +110,19 @@ def _body_schemas() -> dict[str, Any]:
         # A generic envelope comes back as a reference to pydantic's name for it: keep it under ours.
         generated = schema.get("$ref", "").removeprefix(responses.REF)
         schemas[name] = schemas.pop(generated) if generated else schema
+        # Its title too: pydantic titles every instance of a generic envelope alike (`TimelineBody`),
+        # and a client generator names its classes by title.
+        schemas[name]["title"] = name
     return schemas
+
+
+def _request_schemas() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, model in responses.REQUESTS.items():
+        schema = model.model_json_schema(ref_template=responses.REF + "{model}")
+        found.update(schema.pop("$defs", {}))
+        found[name] = schema
+    return found
 
 
 def _error_schemas(statuses: dict[Context, set[int]]) -> dict[str, Any]:
