@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.utils import generate_unique_id
 from fastapi.telemetry import TelemetryConfig
 
 from feeds_runtime.observability.http import RequestMetrics
@@ -64,8 +65,9 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         # the path without it builds its Location from the Host header, which the client controls.
         redirect_slashes=False,
         # Operation ids by context and handler (`timeline_follow`), so a generated client's functions
-        # read as what they do.
-        generate_unique_id_function=lambda route: f"{route.tags[0]}_{route.name}" if route.tags else route.name,
+        # read as what they do; FastAPI's own for an untagged route.
+        generate_unique_id_function=lambda route: f"{route.tags[0]}_{route.name}" if route.tags
+        else generate_unique_id(route),
     )
     app.state.settings = settings
     app.state.member_auth = MemberAuth(settings)
