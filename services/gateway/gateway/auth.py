@@ -81,9 +81,9 @@ class MemberAuth:
 async def member(request: Request) -> uuid.UUID:
     """Route dependency for member-only endpoints. As a dependency it runs before FastAPI validates
     the body and query, so a guest gets 401 whatever else is wrong with the request. The member's
-    request counts against the member's rate limit."""
+    request counts against the member's quota of its kind (gateway.request_limits.rate)."""
     caller = request.app.state.member_auth.member(request)
-    await request.app.state.rate_limits.count(request, "member", str(caller))
+    await request.app.state.rate_limits.count_member(request, str(caller))
     return caller
 
 
@@ -92,7 +92,7 @@ async def member_or_guest(request: Request) -> uuid.UUID | None:
     the member's request counts as on member-only endpoints)."""
     caller = request.app.state.member_auth.member(request, required=False)
     if caller is not None:
-        await request.app.state.rate_limits.count(request, "member", str(caller))
+        await request.app.state.rate_limits.count_member(request, str(caller))
     return caller
 
 

@@ -62,6 +62,10 @@ def generic_code(context: Context, status: int) -> str:
     return GENERIC_CODE.get(status, {}).get(context) or _GENERIC_DEFAULT.get(status, "error")
 
 
+# What a 429 from a service (a member's scans all running) tells the client to wait: about as long
+# as a scan takes to finish.
+BUSY_RETRY_AFTER_SECONDS = 30
+
 # Reasons whose HTTP status is not their gRPC status' usual one: a service's own record of an
 # Idempotency-Key used for another request is the 422 the IETF draft gives it, as at the gateway.
 REASON_STATUS = {"idempotency_conflict": 422}
@@ -79,7 +83,8 @@ def from_rpc_error(error: grpc.RpcError) -> ApiError:
         return ApiError(status, "", "internal error" if status == 500 else f"upstream {code.name.lower()}")
     scout_code = info.metadata.get("scout_code")
     return ApiError(status, info.reason, error.details() or info.reason,
-                    scout_code=int(scout_code) if scout_code else None)
+                    scout_code=int(scout_code) if scout_code else None,
+                    headers={"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)} if status == 429 else None)
 
 
 def authenticate_first(request: Request) -> None:

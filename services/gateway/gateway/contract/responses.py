@@ -61,8 +61,10 @@ def error(context: Context, status: int) -> dict[str, Any]:
     elif status == 429:
         response["headers"] = {
             "Retry-After": _header("Seconds until the quota allows another request", INTEGER),
-            "RateLimit-Policy": _header('The quota, e.g. `"member";q=3000;w=60` (IETF RateLimit fields)', TEXT),
-            "RateLimit": _header('What is left of it, e.g. `"member";r=0;t=12`', TEXT),
+            "RateLimit-Policy": _header('The quota the request counted against, e.g. `"posts";q=60;w=60` (IETF '
+                                        'RateLimit fields; a member\'s reads, posts, subscriptions, scans, suggestions '
+                                        'and other writes, a host key\'s requests)', TEXT),
+            "RateLimit": _header('What is left of it, e.g. `"posts";r=0;t=12`', TEXT),
         }
     return response
 
