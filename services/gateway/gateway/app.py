@@ -10,6 +10,7 @@ from fastapi.utils import generate_unique_id
 from fastapi.telemetry import TelemetryConfig
 
 from feeds_runtime.observability.http import RequestMetrics
+from feeds_runtime.tls import TlsFiles
 from gateway import errors, store
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
@@ -39,7 +40,8 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         addresses = {"timeline": settings.timeline_address, "news": settings.news_address, "scout": settings.scout_address}
         app.state.channels = {
-            name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS)
+            name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS,
+                                 TlsFiles(*settings.grpc_tls) if settings.grpc_tls else None)
             for name, module in CONTEXT_ROUTES.items()
         }
         app.state.redis = store.connect(settings)

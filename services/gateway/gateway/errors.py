@@ -71,10 +71,18 @@ BUSY_RETRY_AFTER_SECONDS = 30
 REASON_STATUS = {"idempotency_conflict": 422}
 
 
+# A service refusing the gateway itself (its certificate's identity not allowed, or not for the
+# tenant): the platform's configuration is wrong, nothing the client can change.
+REFUSED_GATEWAY = frozenset({"caller_not_allowed", "tenant_not_granted"})
+
+
 def from_rpc_error(error: grpc.RpcError) -> ApiError:
     code = error.code()
     status = HTTP_STATUS.get(code, 500)
     info = error_info(error)
+    if info is not None and info.reason in REFUSED_GATEWAY:
+        log.error("a service refused the gateway's identity", extra={"grpc_code": code.name, "reason": info.reason})
+        return ApiError(500, "", "internal error")
     if info is not None and status != 500:
         status = REASON_STATUS.get(info.reason, status)
     if status == 500 or info is None:

@@ -11,7 +11,7 @@ from pydantic_settings import SettingsConfigDict
 from feeds_runtime.settings import (
     MIN_SECRET_LENGTH,
     RANDOM_SECRET,
-    RuntimeSettings,
+    GrpcTlsSettings,
     check_redis_url,
     deployment_secret,
     is_dev,
@@ -24,7 +24,10 @@ class HostKey(BaseModel):
     secret: str
 
 
-class GatewaySettings(RuntimeSettings):
+class GatewaySettings(GrpcTlsSettings):
+    """The gateway's settings; its gRPC certificate (GRPC_TLS_*, GrpcTlsSettings) is its identity to
+    the services."""
+
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", populate_by_name=True)
 
     host: str = "127.0.0.1"

@@ -21,6 +21,7 @@ class ScoutSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="SCOUT_", extra="ignore")
 
     grpc_port: int = 50053
+    grpc_health_port: int = 50063
     # A scan job's Redis lock lives this long unless its worker renews it (a live worker does, every
     # third of it), so a dead worker's job is taken over within seconds.
     scan_lock_seconds: float = Field(default=6.0, ge=1)
