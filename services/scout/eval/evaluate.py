@@ -167,7 +167,8 @@ def scout_stack(resolved: infra.Infra, search: GroupSearch, ranking: str) -> Ite
         "SCOUT_RANKING": ranking,
     }
     group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
-    platform = Platform(group, ports=Ports(scout=infra.free_port(), health={"scout": infra.free_port()}), extra_env={"scout": scout_env})
+    platform = Platform(group, ports=Ports(scout=infra.free_port(), health={"scout": infra.free_port()}),
+                        extra_env={"scout": scout_env})
     try:
         group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
         platform.start_service("scout")
