@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Literal
 
 import grpc
 
 from feeds_runtime.errors import DomainError, PermissionDenied, Unauthenticated
 from feeds_runtime.observability import metrics
+from feeds_runtime.settings import Grant
 
 log = logging.getLogger("feeds.callers")
 
 FORWARDED_CLIENT_CERT = "x-forwarded-client-cert"
-Grant = Literal["*"] | list[str]
 
 
 def mesh_identity(forwarded: str) -> str | None:

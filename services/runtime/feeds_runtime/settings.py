@@ -13,6 +13,8 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 T = TypeVar("T", bound=BaseSettings)
+# What a gRPC caller may act for: every tenant ("*"), or these tenant ids (feeds_runtime.callers).
+Grant = Literal["*"] | list[str]
 
 # FEEDS_ENV: what a process runs as. Production is what runs when nothing is configured; dev
 # conveniences (offline sources, dev secrets, the dev sign-in) exist only where FEEDS_ENV=dev says so.
@@ -137,7 +139,7 @@ class ServiceSettings(InfraSettings):
     grpc_health_port: int = Field(default=50061, ge=0, le=65535)
     # Who may call the service (the identity in its client certificate) and for which tenants: "*"
     # for all, or a list of tenant ids; a call naming a tenant must be granted it (feeds_runtime.callers).
-    grpc_callers: dict[str, Literal["*"] | list[str]] = Field(default={"gateway": "*"})
+    grpc_callers: dict[str, Grant] = Field(default={"gateway": "*"})
     grpc_workers: int = Field(default=16, ge=1)
     # Seconds in-flight calls get to finish after SIGTERM.
     drain_grace_seconds: float = Field(default=10.0, gt=0)
