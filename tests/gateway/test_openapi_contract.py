@@ -40,8 +40,13 @@ MAX_EXAMPLES = 10
 @pytest.fixture(scope="module")
 def platform(tmp_path_factory, platform_env: dict[str, str]) -> Iterator[Platform]:
     group = ProcessGroup(log_dir=tmp_path_factory.mktemp("contract-logs"), env=platform_env)
+    # The quotas of writes are sized to what a person does; the fuzzer, one member sending hundreds of
+    # writes, is to reach the handlers rather than the quotas (which tests of their own cover).
+    generous = {f"GATEWAY_MEMBER_{kind}_RATE_LIMIT": "100000/minute"
+                for kind in ("POST", "SUBSCRIPTION", "SCAN", "SUGGESTION", "WRITE")}
     platform = Platform(group, ports=Ports.free(), extra_env={
-        "gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY]), "GATEWAY_JWT_SECRET": JWT_SECRET}})
+        "gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY]), "GATEWAY_JWT_SECRET": JWT_SECRET, **generous},
+        "scout": {"SCOUT_MAX_RUNNING_SCANS": "100000"}})
     try:
         platform.start()
         yield platform
