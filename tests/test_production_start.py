@@ -64,18 +64,40 @@ def test_gateway_refuses_short_secrets():
     assert "TIMELINE_HOST_KEYS: every host key's secret has at least 32 characters" in line
 
 
+SECRETS = {"TIMELINE_CURSOR_SECRET": GOOD, "NEWS_CURSOR_SECRET": GOOD[::-1], "GATEWAY_JWT_SECRET": GOOD,
+           "TIMELINE_HOST_KEYS": "[]"}
+
+
+@pytest.mark.parametrize("module", ["timeline", "news", "gateway"])
+def test_a_server_refuses_to_start_without_grpc_tls_unless_a_mesh_is_declared(module):
+    """Every secret set, but no certificate: the line names the files and the mesh setting."""
+    line = refused_with(run(module, "server", {**INFRA, **SECRETS}), "GRPC_TLS_CERT_FILE")
+    assert "GRPC_TLS_KEY_FILE: " in line and "GRPC_TLS_CA_FILE: " in line and "GRPC_MESH_MTLS=true" in line
+
+
 def test_production_settings_load_once_the_secrets_are_set(monkeypatch):
     """The other side: real secrets (and a JWKS in place of a token secret, no host keys for a gateway
     that serves no host) are a configuration production accepts."""
     settings = settings_classes()
     monkeypatch.delenv("FEEDS_ENV")
+    for key in ("GRPC_TLS_CERT_FILE", "GRPC_TLS_KEY_FILE", "GRPC_TLS_CA_FILE", "GRPC_MESH_MTLS"):
+        monkeypatch.delenv(key, raising=False)
     for key, value in {**INFRA, "TIMELINE_CURSOR_SECRET": GOOD, "NEWS_CURSOR_SECRET": GOOD[::-1],
-                       "GATEWAY_JWKS_URL": "https://id.example.com/jwks.json", "TIMELINE_HOST_KEYS": "[]"}.items():
+                       "GATEWAY_JWKS_URL": "https://id.example.com/jwks.json", "TIMELINE_HOST_KEYS": "[]",
+                       "GRPC_MESH_MTLS": "true"}.items():
         monkeypatch.setenv(key, value)
     assert settings["timeline"]().cursor_secret.get_secret_value() == GOOD
     assert settings["news"]().cursor_secret.get_secret_value() == GOOD[::-1]
     gateway = settings["gateway"]()
     assert gateway.feeds_env == "production" and gateway.host_keys == []
+    # A mesh declared: the calls are the mesh's plaintext; or certificates, and mTLS it is.
+    assert gateway.grpc_tls is None and settings["grpc-tls"]().grpc_mesh_mtls
+    monkeypatch.delenv("GRPC_MESH_MTLS")
+    for key in ("GRPC_TLS_CERT_FILE", "GRPC_TLS_KEY_FILE", "GRPC_TLS_CA_FILE"):
+        monkeypatch.setenv(key, f"/etc/feeds/grpc-tls/{key.lower()}")
+    assert settings["grpc-tls"]().grpc_tls == ("/etc/feeds/grpc-tls/grpc_tls_cert_file",
+                                                "/etc/feeds/grpc-tls/grpc_tls_key_file",
+                                                "/etc/feeds/grpc-tls/grpc_tls_ca_file")
 
 
 def test_dev_keeps_its_conveniences(monkeypatch):

@@ -11,6 +11,7 @@ import grpc
 import pytest
 from playwright.sync_api import expect
 
+from devstack.tls import DEV_CA
 from tests.browser.harness import wait_until_held
 from tests.browser.test_feed_reader import ingest_identity, publish_post
 
@@ -124,7 +125,7 @@ def test_subscribing_to_a_company_from_its_signature(page, platform, news_engine
     company = uuid.uuid4()
     ingest_identity(platform, news_engine, company_upserted=identity_pb2.CompanyUpserted(
         company_id=str(company), name="山海出版社", version=1))
-    with grpc.insecure_channel(platform.grpc_address("news")) as channel:
+    with DEV_CA.channel(platform.grpc_address("news")) as channel:
         post_id = publish_for_company(channel, writer, company, "山海出版社年度書單")
     member.sign_in(page)
     page.goto(f"{member.base_url}/feed")

@@ -4,10 +4,10 @@ the global feed, reads the author's post in the subscription feed and unsubscrib
 
 from __future__ import annotations
 
-import grpc
 import pytest
 from playwright.sync_api import expect
 
+from devstack.tls import DEV_CA
 from tests.news.stack import wait_identity_applied
 
 pytestmark = pytest.mark.browser
@@ -100,7 +100,7 @@ def ingest_identity(platform, news_engine, **event) -> None:
     applied it (its job acknowledged)."""
     from feeds.news.v1 import identity_pb2, identity_pb2_grpc
 
-    with grpc.insecure_channel(platform.grpc_address("news")) as channel:
+    with DEV_CA.channel(platform.grpc_address("news")) as channel:
         identity_pb2_grpc.IdentityReplicaServiceStub(channel).IngestIdentityEvent(
             identity_pb2.IngestIdentityEventRequest(**event), timeout=10)
     wait_identity_applied(news_engine, platform.group)

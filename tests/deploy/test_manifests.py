@@ -46,6 +46,8 @@ def test_every_rendered_object_validates_against_the_kubernetes_schemas(rendered
     for item in objects:
         if item["apiVersion"].startswith("monitoring.coreos.com/"):
             continue  # the Prometheus Operator's kinds, checked in test_monitoring
+        if item["apiVersion"].startswith("cert-manager.io/"):
+            continue  # cert-manager's kinds, checked in test_grpc_certificates_of_the_dev_overlay
         try:
             kubernetes_validate.validate(item, version, strict=True)
         except kubernetes_validate.ValidationError as error:
@@ -167,16 +169,57 @@ def test_grpc_servers_probe_health_and_outlast_their_drain(rendered, path):
         assert workload["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
         (container,) = pod["containers"]
         env = config_env(objects, pod, container)
-        port = int(env[f"{prefix}_GRPC_PORT"])
+        port, health = int(env[f"{prefix}_GRPC_PORT"]), int(env[f"{prefix}_GRPC_HEALTH_PORT"])
         assert env[f"{prefix}_GRPC_HOST"] == "0.0.0.0"
         assert {p["name"]: p["containerPort"] for p in container["ports"]} == {
-            "grpc": port, "metrics": int(env[f"{prefix}_METRICS_PORT"])}
-        assert container["readinessProbe"]["grpc"] == {"port": port}  # the service's own health
+            "grpc": port, "health": health, "metrics": int(env[f"{prefix}_METRICS_PORT"])}
+        # Kubelet's gRPC probe speaks no TLS: it asks the plaintext health-only port.
+        assert container["readinessProbe"]["grpc"] == {"port": health}  # the service's own health
         for probe in ("livenessProbe", "startupProbe"):
-            assert container[probe]["grpc"] == {"port": port, "service": "liveness"}
+            assert container[probe]["grpc"] == {"port": health, "service": "liveness"}
         pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
         drain = float(env[f"{prefix}_DRAIN_GRACE_SECONDS"])
         assert pod["terminationGracePeriodSeconds"] > pre_stop + drain
+
+
+@pytest.mark.parametrize("path", KUSTOMIZATIONS)
+def test_servers_and_the_gateway_read_their_grpc_certificate_from_its_secret(rendered, path):
+    """mTLS: each gRPC server and the gateway mount the Secret `<name>-grpc-tls` (the whole folder, so
+    the kubelet's updates reach the process) where the GRPC_TLS_* settings point; the services serve
+    the gateway."""
+    objects = rendered[path]
+    for workload, pod in pod_specs(objects):
+        name = workload["metadata"]["name"]
+        if name not in {*(f"{s}-server" for s in SERVICES), "gateway"}:
+            continue
+        service = service_of(workload)
+        (container,) = pod["containers"]
+        env = config_env(objects, pod, container)
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        (mount,) = [m for m in container["volumeMounts"] if volumes[m["name"]].get("secret")]
+        assert volumes[mount["name"]]["secret"]["secretName"] == f"{service}-grpc-tls" and mount["readOnly"]
+        assert "subPath" not in mount
+        assert [env[f"GRPC_TLS_{part}_FILE"] for part in ("CERT", "KEY", "CA")] == [
+            f"{mount['mountPath']}/{file}" for file in ("tls.crt", "tls.key", "ca.crt")]
+        if service != "gateway":
+            assert json.loads(env[f"{service.upper()}_GRPC_CALLERS"]) == {"gateway": "*"}
+
+
+def test_grpc_certificates_of_the_dev_overlay(rendered):
+    """cert-manager issues every certificate the pods mount, from the namespace's CA, named for the
+    identity the services authorize and the Service the gateway dials."""
+    objects = rendered["overlays/dev"]
+    certificates = {c["spec"]["secretName"]: c["spec"] for c in objects if c["kind"] == "Certificate"}
+    mounted = {v["secret"]["secretName"] for _, pod in pod_specs(objects) for v in pod.get("volumes", [])
+               if "secret" in v}
+    assert mounted == {f"{name}-grpc-tls" for name in (*SERVICES, "gateway")} <= set(certificates)
+    for name in (*SERVICES, "gateway"):
+        spec = certificates[f"{name}-grpc-tls"]
+        assert spec["commonName"] == name and spec["issuerRef"] == {"kind": "Issuer", "name": "feeds-grpc-ca"}
+        assert "client auth" in spec["usages"]
+        if name != "gateway":
+            assert spec["dnsNames"] == [name] and "server auth" in spec["usages"]
+    assert certificates["feeds-grpc-ca"]["isCA"] is True
 
 
 @pytest.mark.parametrize("path", KUSTOMIZATIONS)

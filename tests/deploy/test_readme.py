@@ -15,7 +15,7 @@ SETTINGS = settings_classes()
 
 
 def test_every_process_declares_its_settings():
-    assert set(SETTINGS) == {"timeline", "news", "scout", "gateway", "tracing"}
+    assert set(SETTINGS) == {"timeline", "news", "scout", "gateway", "tracing", "grpc-tls"}
 
 
 @pytest.mark.parametrize("name", sorted(SETTINGS))

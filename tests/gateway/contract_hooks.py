@@ -22,9 +22,9 @@ MEMBER = os.environ["CONTRACT_MEMBER"]
 
 
 class Credentials(requests.auth.AuthBase):
-    """A host signature (v2, over the raw path, query, body and Idempotency-Key; never the same one twice
-    for a write) on the timeline API, a member token elsewhere. Schemathesis sends its authentication
-    probes without this, so they arrive unauthenticated."""
+    """A host signature (v3, over the raw path, query, body, Idempotency-Key and a fresh nonce) on the
+    timeline API, a member token elsewhere. Schemathesis sends its authentication probes without
+    this, so they arrive unauthenticated."""
 
     def __init__(self) -> None:
         self.host = Host("http://unused", HOST_KEY)

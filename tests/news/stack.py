@@ -7,13 +7,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-import grpc
 import httpx
 from sqlalchemy import Engine, create_engine, text
 
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from devstack.tokens import member_headers
+from devstack.tls import DEV_CA
 from feeds.news.v1 import identity_pb2, identity_pb2_grpc, posts_pb2, posts_pb2_grpc
 
 JWT_SECRET = "news-tests-jwt-secret-0123456789abcdef"
@@ -48,7 +48,7 @@ class NewsStack:
     def __post_init__(self) -> None:
         self.http = httpx.Client(base_url=self.platform.gateway_url, timeout=30)
         self.engine: Engine = create_engine(self.database_url)
-        self._channel = grpc.insecure_channel(self.platform.grpc_address("news"))
+        self._channel = DEV_CA.channel(self.platform.grpc_address("news"))
         self.identity = identity_pb2_grpc.IdentityReplicaServiceStub(self._channel)
         self.posts = posts_pb2_grpc.PostServiceStub(self._channel)
 

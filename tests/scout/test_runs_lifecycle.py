@@ -1,6 +1,9 @@
-"""Deleting runs, legacy synthetic runs, homework (docs/scout.md flow F, 6.1)."""
+"""Deleting runs, legacy synthetic runs, homework (docs/scout.md flow F, 6.1), and the bound on a
+member's scans queued or running at once (SCOUT_MAX_RUNNING_SCANS, 3 by default)."""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import text
@@ -19,6 +22,30 @@ def test_an_active_run_cannot_be_deleted(member: Member, seed: Seed) -> None:
     assert response.json() == {"code": 409001, "message": response.json()["message"], "data": None,
                                "error": "run_not_terminal"}
     assert member.ok("GET", f"/api/v1/scout/runs/{run_id}")["status"] == "running"
+
+
+BRIEF = {"intent": "鬼滅之刃 動畫心得", "terms": ["鬼滅之刃"], "target_count": 5}
+
+
+def test_a_scan_past_the_members_running_scans_is_a_429_until_one_finishes(member: Member, seed: Seed) -> None:
+    active = [seed.run(member.id, status="running"), seed.run(member.id, status="running"),
+              seed.run(member.id, status="queued")]
+    refused = member.call("POST", "/api/v1/scout/scan", json={"brief": BRIEF})
+    assert refused.status_code == 429, refused.text
+    assert refused.json() == {"code": 429001, "message": refused.json()["message"], "data": None,
+                              "error": "too_many_running_scans"}
+    assert "3" in refused.json()["message"] and refused.headers["retry-after"] == "30"
+    assert refused.headers["ratelimit-policy"].startswith('"scans";')
+    assert seed.count("SELECT count(*) FROM scout.runs WHERE owner_id = :o", o=member.id) == 3
+    # One finishes: of five scans sent at once, exactly one takes the place.
+    with seed.engine.begin() as c:
+        c.execute(text("UPDATE scout.runs SET status = 'succeeded' WHERE id = :id"), {"id": active[0]})
+    with ThreadPoolExecutor(5) as pool:
+        statuses = sorted(pool.map(lambda _: member.call("POST", "/api/v1/scout/scan", json={"brief": BRIEF}).status_code,
+                                   range(5)))
+    assert statuses == [200, 429, 429, 429, 429]
+    assert seed.count("SELECT count(*) FROM scout.runs WHERE owner_id = :o AND status IN ('queued', 'running')",
+                      o=member.id) <= 3
 
 
 def test_deleting_a_finished_run_removes_its_results_and_keeps_homework(member: Member, seed: Seed) -> None:

@@ -21,6 +21,7 @@ from devstack.processes import grpc_serving, http_ok, python_module, wait_for
 from devstack.scout_seed import SeedRun
 from scout.scan.executor import scan_lock_key
 from devstack.search_api import graph_error
+from devstack.tls import DEV_CA
 from tests.scout.conftest import (SERP_KEY, THREADS_TOKEN, JWT_SECRET, Member, Seed, ThreadsApi, scan_jobs_settled, scout_env,
                                   threads_post)
 
@@ -188,7 +189,7 @@ def _small_stack(processes, scout_stack, extra: dict[str, str], *, relay: bool) 
         processes.start("scout-relay-x", python_module("scout", "relay"), env)
     processes.start("gateway-x", python_module("gateway", "server"), {
         "GATEWAY_PORT": str(gateway_port), "GATEWAY_SCOUT_ADDRESS": f"127.0.0.1:{port}",
-        "GATEWAY_JWT_SECRET": JWT_SECRET})
+        "GATEWAY_JWT_SECRET": JWT_SECRET, **DEV_CA.env("gateway")})
     wait_for(lambda: grpc_serving(f"127.0.0.1:{port}"), "scout SERVING", processes)
     wait_for(lambda: http_ok(f"http://127.0.0.1:{gateway_port}/healthz"), "gateway up", processes)
     return f"http://127.0.0.1:{gateway_port}"

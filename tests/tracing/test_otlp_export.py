@@ -11,12 +11,12 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import grpc
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from devstack.infra import free_port
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
+from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 
@@ -71,7 +71,7 @@ def test_a_server_exports_its_spans_to_the_endpoint_the_variables_name(processes
     wait_for(lambda: grpc_serving(address), "timeline SERVING", processes)
 
     # When a caller inside a trace calls the server
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         timeline_pb2_grpc.TimelineAdminStub(channel).Ping(
             pb.PingRequest(), metadata=[("traceparent", f"00-{TRACE_ID}-{PARENT_ID}-01")], timeout=10)
 

@@ -17,6 +17,7 @@ import pytest
 from devstack.host_client import Host
 from devstack.infra import free_port
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, wait_for
+from devstack.tls import DEV_CA
 
 STACK = Path(__file__).with_name("traced_stack.py")
 HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "trace-host", "secret": uuid.uuid4().hex}
@@ -33,6 +34,8 @@ class Stack:
             "GATEWAY_PORT": self.gateway_url.rsplit(":", 1)[1], "TIMELINE_GRPC_PORT": str(grpc_port),
             "GATEWAY_TIMELINE_ADDRESS": f"127.0.0.1:{grpc_port}", "SPANS_PORT": self.spans_url.rsplit(":", 1)[1][:-1],
             "TIMELINE_HOST_KEYS": json.dumps([HOST_KEY]), "TIMELINE_WORKER_THREADS": "2",
+            # One process serves timeline and runs the gateway: the certificate names it the gateway.
+            **DEV_CA.env("gateway"),
         })
         wait_for(lambda: http_ok(f"{self.gateway_url}/healthz") and http_ok(self.spans_url)
                  and grpc_serving(f"127.0.0.1:{grpc_port}"), "the traced stack", processes, timeout=120)

@@ -22,6 +22,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import format_span_id, format_trace_id
 
 from feeds_runtime.observability import tracing
+from feeds_runtime.settings import GrpcTlsSettings, load_settings
 
 EXPORTER = InMemorySpanExporter()
 
@@ -60,7 +61,7 @@ def main() -> None:
 
     SERVICE.observe("server")
     SERVICE.migrate()
-    server = SERVICE.build_server()
+    server = SERVICE.build_server(load_settings(GrpcTlsSettings))
     server.start()
     relay = SERVICE.relay()
     threading.Thread(target=relay.run, name="relay", daemon=True).start()

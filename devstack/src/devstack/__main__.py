@@ -46,9 +46,9 @@ def main() -> int:
         platform.start()
         where = ", ".join(resolved.embedded) or "none"
         print(f"\nfeeds platform is up (embedded: {where}; logs in {LOG_DIR})")
-        print(f"  {'':<16} {'listening':<28} metrics")
+        print(f"  {'':<16} {'listening':<44} metrics")
         for name, address, metrics in platform.describe():
-            print(f"  {name:<16} {address:<28} {metrics}".rstrip())
+            print(f"  {name:<16} {address:<44} {metrics}".rstrip())
         print("Ctrl-C stops everything.", flush=True)
         while not stop.wait(1.0):
             group.check_alive()

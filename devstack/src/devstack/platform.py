@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from devstack.infra import free_port
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tls import DEV_CA, TOOLS, callers_env
 
 SERVICES = ("timeline", "news", "scout")
 KINDS = ("server", "worker", "relay")
@@ -24,6 +25,8 @@ class Ports:
     gateway: int = 8080
     # Metrics port per process name (`timeline-worker`, `gateway`); a process not named here has none.
     metrics: dict[str, int] = field(default_factory=dict)
+    # Each service's plaintext health port.
+    health: dict[str, int] = field(default_factory=lambda: {"timeline": 50061, "news": 50062, "scout": 50063})
 
     @staticmethod
     def metrics_ports(ports: Iterable[int] | None = None) -> dict[str, int]:
@@ -35,7 +38,8 @@ class Ports:
         """Ports nothing listens on now, so several platforms (tests, benchmarks) run side by side;
         with `metrics`, a metrics port for every process too."""
         return cls(timeline=free_port(), news=free_port(), scout=free_port(), gateway=free_port(),
-                   metrics=cls.metrics_ports(free_port() for _ in PROCESSES) if metrics else {})
+                   metrics=cls.metrics_ports(free_port() for _ in PROCESSES) if metrics else {},
+                   health={service: free_port() for service in SERVICES})
 
     def grpc(self, service: str) -> int:
         return getattr(self, service)
@@ -56,9 +60,12 @@ class Platform:
         return f"127.0.0.1:{self.ports.grpc(service)}"
 
     def service_env(self, service: str) -> dict[str, str]:
-        """The service's variables for any of its processes: metrics off unless `process_env` names a port."""
-        return {f"{service.upper()}_GRPC_PORT": str(self.ports.grpc(service)), f"{service.upper()}_METRICS_PORT": "0",
-                **self.extra_env.get(service, {})}
+        """The service's variables for any of its processes: its ports (metrics off unless `process_env`
+        names a port), its certificate of the dev CA, and the gateway and dev tools as its callers."""
+        prefix = service.upper()
+        return {f"{prefix}_GRPC_PORT": str(self.ports.grpc(service)), f"{prefix}_METRICS_PORT": "0",
+                f"{prefix}_GRPC_HEALTH_PORT": str(self.ports.health[service]), **DEV_CA.env(service),
+                **callers_env((service,), TOOLS), **self.extra_env.get(service, {})}
 
     def process_env(self, service: str, kind: str) -> dict[str, str]:
         return {**self.service_env(service), **self._metrics_env(service, f"{service}-{kind}")}
@@ -82,6 +89,7 @@ class Platform:
         env = {
             "GATEWAY_PORT": str(self.ports.gateway),
             **{f"GATEWAY_{s.upper()}_ADDRESS": self.grpc_address(s) for s in SERVICES},
+            **DEV_CA.env("gateway"),
             **self._metrics_env("gateway", "gateway"),
             **self.extra_env.get("gateway", {}),
         }
@@ -98,7 +106,8 @@ class Platform:
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(process or page, where it answers, its metrics URL or "")."""
-        listening = {f"{s}-server": f"grpc {self.grpc_address(s)}" for s in SERVICES} | {"gateway": self.gateway_url}
+        listening = {f"{s}-server": f"grpc+mTLS {self.grpc_address(s)}, health {self.ports.health[s]}"
+                     for s in SERVICES} | {"gateway": self.gateway_url}
         rows = [(name, listening.get(name, ""), self.metrics_url(name) or "") for name in PROCESSES]
         rows += [("OpenAPI", f"{self.gateway_url}/openapi.json", ""), ("scout workbench", f"{self.gateway_url}/scout", ""),
                  ("news reader", f"{self.gateway_url}/feed", "")]

@@ -14,6 +14,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from devstack.tls import DEV_CA
+
 
 @dataclass
 class Process:
@@ -90,8 +92,9 @@ def _signal_group(popen: subprocess.Popen, signum: int) -> None:
 
 
 def grpc_serving(address: str, service: str = "", timeout: float = 1.0) -> bool:
+    """The health of a service of the dev CA, asked over mTLS as the dev tools."""
     try:
-        with grpc.insecure_channel(address) as channel:
+        with DEV_CA.channel(address) as channel:
             response = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=service), timeout=timeout
             )

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from devstack import DATA_DIR, infra
+from devstack.platform import SERVICES
 from devstack.processes import ProcessGroup
+from devstack.tls import DEV_CA, TOOLS, callers_env
 
 TEST_DATA_DIR = DATA_DIR / "test"
 
@@ -68,6 +70,10 @@ def platform_env(database_url: str, redis_url: str, redis_namespace: str) -> dic
         "PYTHONUNBUFFERED": "1",
         # No metrics endpoints unless a test names their ports (`Platform` does per process).
         **{f"{prefix}_METRICS_PORT": "0" for prefix in ("TIMELINE", "NEWS", "SCOUT", "GATEWAY")},
+        # Nor plaintext health ports (`Platform` gives each service one).
+        **{f"{prefix}_GRPC_HEALTH_PORT": "0" for prefix in ("TIMELINE", "NEWS", "SCOUT")},
+        # mTLS with the dev CA, as `Platform` sets it per process; the dev tools (the tests) may call.
+        **DEV_CA.env("service"), **callers_env(SERVICES, TOOLS),
     }
 
 

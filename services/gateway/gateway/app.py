@@ -6,9 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.utils import generate_unique_id
 from fastapi.telemetry import TelemetryConfig
 
 from feeds_runtime.observability.http import RequestMetrics
+from feeds_runtime.tls import TlsFiles
 from gateway import errors, store
 from gateway.auth import HostSignature, MemberAuth
 from gateway.clients import ServiceChannel
@@ -38,7 +40,8 @@ def create_app(settings: GatewaySettings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         addresses = {"timeline": settings.timeline_address, "news": settings.news_address, "scout": settings.scout_address}
         app.state.channels = {
-            name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS)
+            name: ServiceChannel(name, addresses[name], settings.rpc_deadline_seconds, module.IDEMPOTENT_READS,
+                                 TlsFiles(*settings.grpc_tls) if settings.grpc_tls else None)
             for name, module in CONTEXT_ROUTES.items()
         }
         app.state.redis = store.connect(settings)
@@ -60,6 +63,13 @@ def create_app(settings: GatewaySettings) -> FastAPI:
         # contract; any viewer or client generator reads it.
         docs_url=None,
         redoc_url=None,
+        # A path with a trailing slash is a 404 like any other unknown path: Starlette's redirect to
+        # the path without it builds its Location from the Host header, which the client controls.
+        redirect_slashes=False,
+        # Operation ids by context and handler (`timeline_follow`), so a generated client's functions
+        # read as what they do; FastAPI's own for an untagged route.
+        generate_unique_id_function=lambda route: f"{route.tags[0]}_{route.name}" if route.tags
+        else generate_unique_id(route),
     )
     app.state.settings = settings
     app.state.member_auth = MemberAuth(settings)

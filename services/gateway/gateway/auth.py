@@ -11,7 +11,7 @@ import jwt
 import redis
 from fastapi import Request
 
-from feeds_runtime.signing import VERSIONS, sign
+from feeds_runtime.signing import NONCE_HEADER, VERSIONS, is_nonce, sign
 from gateway import store
 from gateway.api_error import ApiError
 from gateway.settings import GatewaySettings
@@ -81,9 +81,9 @@ class MemberAuth:
 async def member(request: Request) -> uuid.UUID:
     """Route dependency for member-only endpoints. As a dependency it runs before FastAPI validates
     the body and query, so a guest gets 401 whatever else is wrong with the request. The member's
-    request counts against the member's rate limit."""
+    request counts against the member's quota of its kind (gateway.request_limits.rate)."""
     caller = request.app.state.member_auth.member(request)
-    await request.app.state.rate_limits.count(request, "member", str(caller))
+    await request.app.state.rate_limits.count_member(request, str(caller))
     return caller
 
 
@@ -92,12 +92,13 @@ async def member_or_guest(request: Request) -> uuid.UUID | None:
     the member's request counts as on member-only endpoints)."""
     caller = request.app.state.member_auth.member(request, required=False)
     if caller is not None:
-        await request.app.state.rate_limits.count(request, "member", str(caller))
+        await request.app.state.rate_limits.count_member(request, str(caller))
     return caller
 
 
-# The headers a host signature consists of; each may be sent once.
-SIGNATURE_HEADERS = ("x-activity-key-id", "x-activity-timestamp", "x-activity-viewer", "x-activity-signature")
+# The headers a host signature consists of (the nonce in v3); each may be sent once.
+SIGNATURE_HEADERS = ("x-activity-key-id", "x-activity-timestamp", "x-activity-viewer", "x-activity-signature",
+                     NONCE_HEADER.lower())
 # Requests that change something: their signatures are good for one request only.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -110,8 +111,10 @@ class HostCall:
 
 class HostSignature:
     """Checks X-Activity-* headers against the exact bytes sent: path and query are never decoded or
-    re-encoded, so a re-encoded cursor or a reordered query fails like any other tampering. A write's
-    signature is accepted once: a captured request sent again inside the tolerance window is refused."""
+    re-encoded, so a re-encoded cursor or a reordered query fails like any other tampering. A write is
+    accepted once: a captured request sent again inside the tolerance window is refused, recognised
+    by its nonce in v3 (so identical writes in one second, each with its own nonce, all pass) and by
+    its signature in v1 and v2."""
 
     def __init__(self, settings: GatewaySettings) -> None:
         self._settings = settings
@@ -132,29 +135,35 @@ class HostSignature:
                 or abs(time.time() - int(timestamp)) > self._tolerance:
             raise refused
         version = signature.partition("=")[0]
-        if version not in VERSIONS:
+        nonce = headers.get(NONCE_HEADER, "")
+        if version not in VERSIONS or (version == "v3" and not is_nonce(nonce)):
             raise refused
         raw_path = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1").split("?", 1)[0]
         raw_query = request.scope.get("query_string", b"").decode("latin-1")
         expected = sign(key.secret, request.method, raw_path, raw_query, timestamp, viewer, await request.body(),
-                        version=version, idempotency_key=headers.get("idempotency-key", ""))
+                        version=version, idempotency_key=headers.get("idempotency-key", ""),
+                        nonce=nonce if version == "v3" else "")
         if not hmac.compare_digest(expected, signature):
             raise refused
         if request.method in WRITES:
-            await self._first_sight(request, key.key_id, signature, int(timestamp))
+            # A signature is remembered while its timestamp is in the window; a nonce, which a later
+            # timestamp could carry again, also for a whole window from its first use.
+            left = int(timestamp) + self._tolerance - int(time.time())
+            if version == "v3":
+                await self._first_sight(request, ("host-nonces", key.key_id, nonce), max(left, self._tolerance))
+            else:
+                await self._first_sight(request, ("host-signatures", key.key_id, signature), left)
         await request.app.state.rate_limits.count(request, "host", key.key_id)
         return HostCall(tenant_id=key.tenant_id, viewer_id=viewer)
 
-    async def _first_sight(self, request: Request, key_id: str, signature: str, timestamp: int) -> None:
-        """Remember the signature until its timestamp leaves the window (it is refused from then on
-        anyway); refuse it when it is already remembered. Without Redis (dev only) nothing is kept."""
+    async def _first_sight(self, request: Request, seen: tuple[str, ...], seconds: int) -> None:
+        """Remember the write (its key's nonce, or its signature) for `seconds`; refuse it when it is
+        already remembered. Without Redis (dev only) nothing is kept."""
         client = request.app.state.redis
         if client is None:
             return
-        seconds = max(1, timestamp + self._tolerance - int(time.time()) + 1)
         try:
-            first = await client.set(store.key(self._settings, "host-signatures", key_id, signature), b"1",
-                                     nx=True, ex=seconds)
+            first = await client.set(store.key(self._settings, *seen), b"1", nx=True, ex=max(1, seconds + 1))
         except redis.RedisError:
             raise ApiError(503, "", "the replay check is unavailable; retry") from None
         if not first:

@@ -1,9 +1,14 @@
 """One gRPC channel per service, with a deadline on every call and automatic retry of UNAVAILABLE
-for the idempotent reads each context declares (gRPC service config retry policy)."""
+for the idempotent reads each context declares (gRPC service config retry policy). The channel speaks
+mTLS with the gateway's certificate (feeds_runtime.tls) and is opened anew when the certificate files
+change, the old one closing once its calls are done, so a rotated certificate needs no restart."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 
@@ -12,6 +17,12 @@ from fastapi import Request
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from feeds_runtime.observability import tracing
+from feeds_runtime.tls import TlsFiles, channel_credentials
+
+log = logging.getLogger("gateway.clients")
+
+# How often, at most, a call looks whether the certificate files changed.
+RELOAD_CHECK_SECONDS = 1.0
 
 READ_RETRY_POLICY = {
     "maxAttempts": 4,
@@ -30,14 +41,39 @@ def service_config(idempotent_reads: Mapping[str, Sequence[str]]) -> str:
 
 
 class ServiceChannel:
-    def __init__(self, name: str, address: str, deadline: float, idempotent_reads: Mapping[str, Sequence[str]]) -> None:
+    def __init__(self, name: str, address: str, deadline: float, idempotent_reads: Mapping[str, Sequence[str]],
+                 tls: TlsFiles | None) -> None:
         self.name = name
         self.address = address
         self.deadline = deadline
-        self.channel = grpc.aio.insecure_channel(
-            address,
-            options=[("grpc.service_config", service_config(idempotent_reads)), ("grpc.enable_retries", 1)],
-        )
+        self._options = [("grpc.service_config", service_config(idempotent_reads)), ("grpc.enable_retries", 1)]
+        self._tls = tls
+        self._stamp = tls.stamp() if tls else None
+        self._checked = time.monotonic()
+        self._channel = self._open()
+        self._closing: set[asyncio.Task] = set()
+
+    def _open(self) -> grpc.aio.Channel:
+        if self._tls is None:  # a mesh's plaintext, or dev without certificates
+            return grpc.aio.insecure_channel(self.address, options=self._options)
+        return grpc.aio.secure_channel(self.address, channel_credentials(self._tls), options=self._options)
+
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        if self._tls is not None and time.monotonic() - self._checked >= RELOAD_CHECK_SECONDS:
+            self._checked = time.monotonic()
+            if (stamp := self._tls.stamp()) != self._stamp:
+                try:
+                    fresh = self._open()
+                except (OSError, ValueError):
+                    log.warning("gRPC certificate files changed but cannot be read yet", exc_info=True)
+                    return self._channel
+                self._stamp, retired, self._channel = stamp, self._channel, fresh
+                closing = asyncio.get_running_loop().create_task(retired.close(grace=self.deadline))
+                self._closing.add(closing)
+                closing.add_done_callback(self._closing.discard)
+                log.info("gRPC certificate reloaded", extra={"service": self.name})
+        return self._channel
 
     async def serving(self) -> bool:
         try:
@@ -47,7 +83,7 @@ class ServiceChannel:
         return response.status == health_pb2.HealthCheckResponse.SERVING
 
     async def close(self) -> None:
-        await self.channel.close()
+        await asyncio.gather(self._channel.close(), *self._closing)
 
 
 def call_metadata(request: Request, *, actor: uuid.UUID | None = None, tenant: str | None = None) -> list[tuple[str, str]]:

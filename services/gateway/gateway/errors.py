@@ -62,15 +62,27 @@ def generic_code(context: Context, status: int) -> str:
     return GENERIC_CODE.get(status, {}).get(context) or _GENERIC_DEFAULT.get(status, "error")
 
 
+# What a 429 from a service (a member's scans all running) tells the client to wait: about as long
+# as a scan takes to finish.
+BUSY_RETRY_AFTER_SECONDS = 30
+
 # Reasons whose HTTP status is not their gRPC status' usual one: a service's own record of an
 # Idempotency-Key used for another request is the 422 the IETF draft gives it, as at the gateway.
 REASON_STATUS = {"idempotency_conflict": 422}
+
+
+# A service refusing the gateway itself (its certificate's identity not allowed, or not for the
+# tenant): the platform's configuration is wrong, nothing the client can change.
+REFUSED_GATEWAY = frozenset({"caller_not_allowed", "tenant_not_granted"})
 
 
 def from_rpc_error(error: grpc.RpcError) -> ApiError:
     code = error.code()
     status = HTTP_STATUS.get(code, 500)
     info = error_info(error)
+    if info is not None and info.reason in REFUSED_GATEWAY:
+        log.error("a service refused the gateway's identity", extra={"grpc_code": code.name, "reason": info.reason})
+        return ApiError(500, "", "internal error")
     if info is not None and status != 500:
         status = REASON_STATUS.get(info.reason, status)
     if status == 500 or info is None:
@@ -79,7 +91,8 @@ def from_rpc_error(error: grpc.RpcError) -> ApiError:
         return ApiError(status, "", "internal error" if status == 500 else f"upstream {code.name.lower()}")
     scout_code = info.metadata.get("scout_code")
     return ApiError(status, info.reason, error.details() or info.reason,
-                    scout_code=int(scout_code) if scout_code else None)
+                    scout_code=int(scout_code) if scout_code else None,
+                    headers={"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)} if status == 429 else None)
 
 
 def authenticate_first(request: Request) -> None:
@@ -128,10 +141,12 @@ def install(app: FastAPI) -> None:
         except ApiError as unauthenticated:
             return render(request, unauthenticated)
         first = error.errors()[0] if error.errors() else {}
-        if first.get("type") == "json_invalid":  # a body bodies.loads refused, or no JSON at all
-            message = f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'malformed')}"
-            return render(request, ApiError(400, VALIDATION_CODE[context], message))
-        where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path"))
+        if first.get("type") == "json_invalid":  # a body bodies.loads refused, its message naming the field
+            return render(request, ApiError(400, VALIDATION_CODE[context], first.get("ctx", {}).get("error", "")))
+        loc = tuple(first.get("loc", ()))
+        # The first part says where (body, query, path, header); a field may be named `body` itself.
+        where = ".".join(str(part) for part in (loc[1:] if loc[:1] in (("body",), ("query",), ("path",), ("header",))
+                                                else loc))
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid request")
         return render(request, ApiError(400, VALIDATION_CODE[context], message))
 

@@ -11,7 +11,7 @@ from pydantic_settings import SettingsConfigDict
 from feeds_runtime.settings import (
     MIN_SECRET_LENGTH,
     RANDOM_SECRET,
-    RuntimeSettings,
+    GrpcTlsSettings,
     check_redis_url,
     deployment_secret,
     is_dev,
@@ -24,7 +24,10 @@ class HostKey(BaseModel):
     secret: str
 
 
-class GatewaySettings(RuntimeSettings):
+class GatewaySettings(GrpcTlsSettings):
+    """The gateway's settings; its gRPC certificate (GRPC_TLS_*, GrpcTlsSettings) is its identity to
+    the services."""
+
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", populate_by_name=True)
 
     host: str = "127.0.0.1"
@@ -63,9 +66,15 @@ class GatewaySettings(RuntimeSettings):
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_header_bytes: int = Field(default=16 * 1024, ge=1024)
     # Requests per member and per host key, in the limits library's notation ("3000/minute"), shared
-    # by every replica through Redis. Generous on purpose: they stop floods, never a busy client.
+    # by every replica through Redis. A member's reads have a generous quota that stops floods, never a
+    # busy reader; each kind of write one sized to what a person does (gateway.request_limits.rate).
     rate_limits_enabled: bool = True
-    member_rate_limit: str = "3000/minute"
+    member_read_rate_limit: str = "3000/minute"
+    member_post_rate_limit: str = "60/minute"
+    member_subscription_rate_limit: str = "120/minute"
+    member_scan_rate_limit: str = "10/minute"
+    member_suggestion_rate_limit: str = "60/minute"
+    member_write_rate_limit: str = "300/minute"
     host_rate_limit: str = "60000/minute"
     # Where every replica keeps the rate limits' counts, the host writes' seen signatures and the
     # Idempotency-Key responses (the services' REDIS_URL and REDIS_NAMESPACE). Required, except under
@@ -114,7 +123,9 @@ class GatewaySettings(RuntimeSettings):
                              f"FEEDS_ENV=dev, {RANDOM_SECRET}")
         return value
 
-    @field_validator("member_rate_limit", "host_rate_limit")
+    @field_validator("member_read_rate_limit", "member_post_rate_limit", "member_subscription_rate_limit",
+                     "member_scan_rate_limit", "member_suggestion_rate_limit", "member_write_rate_limit",
+                     "host_rate_limit")
     @classmethod
     def _rate_limit(cls, value: str) -> str:
         try:

@@ -1,6 +1,7 @@
 """Input that once answered 500 through the gateway, each refused in its context's envelope before any
 service is called (the gateway here has no reachable service): oversized timestamps, lone surrogates,
-deep nesting, hostile asset paths, and a service cancelling or failing over mid-call."""
+deep nesting, hostile asset paths, a trailing slash under a forged Host, and a service cancelling or
+failing over mid-call."""
 
 from __future__ import annotations
 
@@ -127,3 +128,11 @@ def test_a_cancelled_or_unavailable_call_is_a_retryable_503(client, code):
         assert response.status_code == 503, path
         assert int(response.headers["Retry-After"]) >= 1
         assert read(response.json()) in ("unavailable", "SERVICE_UNAVAILABLE")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/subscriptions/", "/api/v1/feed/global/", "/api/v1/timeline/home/",
+                                  "/api/v1/scout/runs/", "/feed/", "/scout/", "/healthz/", "/openapi.json/"])
+def test_a_trailing_slash_is_a_404_never_a_redirect_to_the_host_header(client, path):
+    response = client.get(path, headers={"Host": "attacker.example"}, follow_redirects=False)
+    assert response.status_code == 404 and "location" not in response.headers
+    assert "attacker.example" not in response.text

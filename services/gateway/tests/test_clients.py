@@ -40,7 +40,7 @@ def test_reads_are_retried_and_writes_are_not(flaky_server):
     address, calls = flaky_server
 
     async def scenario():
-        channel = ServiceChannel("probe", address, deadline=5, idempotent_reads={SERVICE: ["ListThings"]})
+        channel = ServiceChannel("probe", address, deadline=5, idempotent_reads={SERVICE: ["ListThings"]}, tls=None)
         try:
             read = await channel.channel.unary_unary(f"/{SERVICE}/ListThings")(b"", timeout=channel.deadline)
             with pytest.raises(grpc.RpcError) as write_error:

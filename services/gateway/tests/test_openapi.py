@@ -96,12 +96,14 @@ def test_ids_are_uuids_and_bodies_are_closed(document):
 def test_security_schemes_cover_members_guests_and_hosts(document):
     schemes = document["components"]["securitySchemes"]
     assert schemes["memberJwt"] == {**schemes["memberJwt"], "type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
-    assert {schemes[name]["name"] for name in ("hostKeyId", "hostTimestamp", "hostSignature")} == {
-        "X-Activity-Key-Id", "X-Activity-Timestamp", "X-Activity-Signature"}
+    assert {schemes[name]["name"] for name in ("hostKeyId", "hostTimestamp", "hostNonce", "hostSignature")} == {
+        "X-Activity-Key-Id", "X-Activity-Timestamp", "X-Activity-Nonce", "X-Activity-Signature"}
+    assert schemes["hostSignature"]["description"].startswith("`v3=`")
     paths = document["paths"]
     assert paths["/api/v1/scout/runs"]["get"]["security"] == [{"memberJwt": []}]
     assert paths["/api/v1/feed/global"]["get"]["security"] == [{}, {"memberJwt": []}]
     assert paths["/api/v1/timeline/home"]["get"]["security"] == [
+        {"hostKeyId": [], "hostTimestamp": [], "hostNonce": [], "hostSignature": []},
         {"hostKeyId": [], "hostTimestamp": [], "hostSignature": []}]
     for path, method, operation in operations(document):
         if path.startswith("/api/v1/"):

@@ -21,7 +21,7 @@ def client(**settings) -> TestClient:
 
 def test_dev_sign_in_does_not_exist_in_production(monkeypatch):
     monkeypatch.delenv("FEEDS_ENV")
-    gateway = client(redis_url="redis://127.0.0.1:1/0")
+    gateway = client(redis_url="redis://127.0.0.1:1/0", grpc_mesh_mtls=True)
     assert not any(getattr(route, "path", "") == "/dev/sign-in" for route in gateway.app.routes)
     assert gateway.get("/dev/sign-in").status_code == 404
     response = gateway.post("/dev/sign-in", json={"memberId": "6f1c2d1e-8a43-4a55-9d43-0c6c8e0f3a10"})
@@ -43,7 +43,7 @@ def test_dev_issues_a_short_lived_token_for_the_chosen_member():
 
 def test_a_configured_sign_in_page_is_where_the_pages_send_members():
     gateway = client(sign_in_url="https://id.example.com/sign-in?app=feeds", feeds_env="production",
-                     redis_url="redis://127.0.0.1:1/0")
+                     redis_url="redis://127.0.0.1:1/0", grpc_mesh_mtls=True)
     for path in ("/scout", "/feed"):
         assert '<meta name="feeds-sign-in" content="https://id.example.com/sign-in?app=feeds">' in gateway.get(path).text
     assert gateway.get("/dev/sign-in").status_code == 404

@@ -1,5 +1,6 @@
 """Replay-safe host writes and Idempotency-Key (docs/architecture.md, "Host signing" and
-"Idempotency-Key"): a `v2` signature covers the key, a write's signature is good for one request,
+"Idempotency-Key"): a `v2` signature covers the key, a `v3` signature also a nonce that is good for
+one write (so identical writes in one second are told apart), a `v2` write's signature is good for one request,
 and a keyed write answers its retries with the first answer (IETF idempotency-key draft: 422 for the
 key reused on another request, 409 while the first still runs). Real Redis; no service behind."""
 
@@ -18,7 +19,7 @@ import redis
 from fastapi import Request
 from fastapi.testclient import TestClient
 
-from feeds_runtime.signing import sign
+from feeds_runtime.signing import NONCE_HEADER, new_nonce, sign
 from gateway import envelopes
 from gateway.api_error import ApiError
 from gateway.app import create_app
@@ -64,12 +65,14 @@ def gateways(redis_url):
 
 
 def signed(method: str, body: bytes = b"", *, key: str | None = None, signed_key: str | None = None,
-           version: str = "v2", timestamp: int | None = None) -> dict[str, str]:
+           version: str = "v2", timestamp: int | None = None, nonce: str | None = None) -> dict[str, str]:
     ts = str(timestamp if timestamp is not None else int(time.time()))
     signature = sign(KEY.secret, method, PATH, "", ts, VIEWER, body, version=version,  # type: ignore[arg-type]
-                     idempotency_key=signed_key if signed_key is not None else (key or ""))
+                     idempotency_key=signed_key if signed_key is not None else (key or ""), nonce=nonce or "")
     headers = {"X-Activity-Key-Id": KEY.key_id, "X-Activity-Timestamp": ts, "X-Activity-Viewer": VIEWER,
                "X-Activity-Signature": signature}
+    if nonce is not None:
+        headers[NONCE_HEADER] = nonce
     return {**headers, "Idempotency-Key": key} if key is not None else headers
 
 
@@ -96,6 +99,37 @@ def test_v2_covers_the_idempotency_key_and_v1_still_verifies(gateways):
     assert client.post(PATH, content=b"y", headers=fresh("POST", b"y", version="v1")).status_code == 201
     unknown = {**fresh("POST", b"y"), "X-Activity-Signature": "v3=" + "0" * 64}
     assert client.post(PATH, content=b"y", headers=unknown).status_code == 401
+
+
+def test_v3_covers_a_nonce_that_is_good_for_one_write_within_the_window(gateways, redis_url):
+    namespace = f"replay-{uuid.uuid4().hex[:8]}"
+    client, now = gateways(namespace), int(time.time())
+    # The same write, the same second: each nonce makes it a request of its own.
+    nonces = [new_nonce() for _ in range(5)]
+    assert [client.post(PATH, content=b"x", headers=signed("POST", b"x", version="v3", timestamp=now, nonce=nonce))
+            .status_code for nonce in nonces] == [201] * 5
+    # A nonce used before is refused, even signed anew with another timestamp.
+    again = client.post(PATH, content=b"x", headers=signed("POST", b"x", version="v3", timestamp=now + 1,
+                                                            nonce=nonces[0]))
+    assert again.status_code == 401 and again.json()["error"]["code"] == "invalid_signature"
+    # The signature covers the nonce; a missing, short or foreign-alphabet nonce is no v3 signature.
+    swapped = {**signed("POST", b"x", version="v3", nonce=new_nonce()), NONCE_HEADER: new_nonce()}
+    assert client.post(PATH, content=b"x", headers=swapped).status_code == 401
+    missing = signed("POST", b"x", version="v3", nonce=new_nonce())
+    del missing[NONCE_HEADER]
+    assert client.post(PATH, content=b"x", headers=missing).status_code == 401
+    for bad in ("f" * 31, "f" * 129, "a b" * 11, "+/" * 16):
+        headers = {**signed("POST", b"x", version="v2"), NONCE_HEADER: bad,
+                   "X-Activity-Signature": "v3=" + "0" * 64}
+        assert client.post(PATH, content=b"x", headers=headers).status_code == 401
+    twice = httpx.Headers([*signed("POST", b"x", version="v3", nonce=nonces[1]).items(), (NONCE_HEADER, nonces[1])])
+    assert client.post(PATH, content=b"x", headers=twice).status_code == 401
+    # Reads are not single-use, whatever the version.
+    read = signed("GET", version="v3", nonce=new_nonce())
+    assert [client.get(PATH, headers=read).status_code for _ in range(2)] == [201, 201]
+    # Each nonce is remembered for a whole window from its first use, per host key.
+    remembered = redis.Redis.from_url(redis_url).keys(f"{namespace}:host-nonces:{KEY.key_id}:*")
+    assert len(remembered) == 5
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])

@@ -1,7 +1,7 @@
 """What one caller may send: bodies up to GATEWAY_MAX_BODY_BYTES (1 MiB) and header blocks up to
 GATEWAY_MAX_HEADER_BYTES, refused before anything is parsed or authenticated; and requests per member
-and per host key, counted in Redis across replicas, with the IETF RateLimit fields on each counted
-response and a 429 with Retry-After past the quota."""
+(reads, and each kind of write apart) and per host key, counted in Redis across replicas, with the
+IETF RateLimit fields on each counted response and a 429 with Retry-After past the quota."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from feeds_runtime.signing import sign
 from gateway.app import create_app
 from gateway.auth import member
+from gateway.request_limits.rate import member_policy
 from gateway.settings import GatewaySettings, HostKey
 
 SECRET = "request-limits-secret-0123456789abcdef"
@@ -116,15 +117,24 @@ def test_an_oversized_header_block_is_a_431():
 def counted(redis_url: str):
     """Two gateway replicas sharing one Redis namespace, with low quotas."""
     namespace = f"limits-{uuid.uuid4().hex[:8]}"
-    settings = {"redis_url": redis_url, "redis_namespace": namespace, "member_rate_limit": "3/minute",
+    settings = {"redis_url": redis_url, "redis_namespace": namespace, "member_read_rate_limit": "3/minute",
+                "member_post_rate_limit": "2/minute", "member_subscription_rate_limit": "1/minute",
                 "host_rate_limit": "2/minute"}
     return gateway(**settings), gateway(**settings)
 
 
-RATE_LIMIT = re.compile(r'^"(member|host)";r=(\d+);t=(\d+)$')
+RATE_LIMIT = re.compile(r'^"(reads|posts|subscriptions|scans|suggestions|writes|host)";r=(\d+);t=(\d+)$')
 
 
-def test_a_member_has_one_quota_across_contexts_and_replicas(counted):
+def test_the_default_quotas_hold_writes_to_what_a_person_does():
+    settings = GatewaySettings(jwt_secret=SECRET)
+    assert settings.member_read_rate_limit == "3000/minute"
+    assert (settings.member_post_rate_limit, settings.member_subscription_rate_limit, settings.member_scan_rate_limit,
+            settings.member_suggestion_rate_limit, settings.member_write_rate_limit) == (
+        "60/minute", "120/minute", "10/minute", "60/minute", "300/minute")
+
+
+def test_a_member_reads_on_one_quota_across_contexts_and_replicas(counted):
     first, second = counted
     alice, bob = bearer(str(uuid.uuid4())), bearer(str(uuid.uuid4()))
     # Every context counts the member; the services being unreachable (503) does not matter.
@@ -132,9 +142,9 @@ def test_a_member_has_one_quota_across_contexts_and_replicas(counted):
                  first.get("/api/v1/subscriptions", headers=alice)]
     assert [r.status_code for r in responses] == [200, 503, 503]
     for left, response in zip((2, 1, 0), responses):
-        assert response.headers["ratelimit-policy"] == '"member";q=3;w=60'
+        assert response.headers["ratelimit-policy"] == '"reads";q=3;w=60'
         policy, remaining, reset = RATE_LIMIT.match(response.headers["ratelimit"]).groups()
-        assert (policy, int(remaining)) == ("member", left) and 1 <= int(reset) <= 60
+        assert (policy, int(remaining)) == ("reads", left) and 1 <= int(reset) <= 60
     for client, path, envelope in ((second, "/api/v1/news/_whoami", "RATE_LIMITED"),
                                    (first, "/api/v1/scout/runs", "rate_limited"),
                                    (second, "/api/v1/feed/global", "RATE_LIMITED")):
@@ -146,6 +156,40 @@ def test_a_member_has_one_quota_across_contexts_and_replicas(counted):
     # Another member, and guests, are not held back by Alice's quota.
     assert first.get("/api/v1/news/_whoami", headers=bob).status_code == 200
     assert first.get("/api/v1/feed/global").status_code == 503
+
+
+def test_each_kind_of_member_write_has_its_own_quota_apart_from_reads(counted):
+    first, second = counted
+    alice = {**bearer(str(uuid.uuid4())), "Content-Type": "application/json"}
+    post = b'{"title": "t", "body": "b"}'
+    # Posts: two writes (creating, publishing), on either replica; the services are away (503).
+    for client, path in ((first, "/api/v1/news/posts"), (second, f"/api/v1/news/posts/{uuid.uuid4()}/publish")):
+        response = client.post(path, content=post if path.endswith("posts") else b"", headers=alice)
+        assert response.status_code == 503 and response.headers["ratelimit-policy"] == '"posts";q=2;w=60'
+    refused = first.post("/api/v1/news/posts", content=post, headers=alice)
+    assert refused.status_code == 429 and refused.json()["code"] == "RATE_LIMITED"
+    assert RATE_LIMIT.match(refused.headers["ratelimit"]).groups()[:2] == ("posts", "0")
+    assert "posts quota" in refused.json()["detail"]
+    # A subscription counts against its own quota, a read against reads: neither is held by the posts.
+    subscribe = b'{"targetKind": "Author", "targetUserId": "%s"}' % str(uuid.uuid4()).encode()
+    subscribed = second.post("/api/v1/subscriptions", content=subscribe, headers=alice)
+    assert subscribed.status_code == 503 and subscribed.headers["ratelimit-policy"] == '"subscriptions";q=1;w=60'
+    assert second.delete(f"/api/v1/subscriptions/{uuid.uuid4()}", headers=alice).status_code == 429
+    read = first.get("/api/v1/news/_whoami", headers=alice)
+    assert read.status_code == 200 and read.headers["ratelimit"].startswith('"reads";r=2;')
+
+
+@pytest.mark.parametrize(("method", "path", "policy"), [
+    ("GET", "/api/v1/news/posts/1", "reads"), ("HEAD", "/api/v1/scout/runs", "reads"),
+    ("POST", "/api/v1/news/posts", "posts"), ("PUT", "/api/v1/news/posts/1", "posts"),
+    ("POST", "/api/v1/news/posts/1/unpublish", "posts"), ("POST", "/api/v1/subscriptions", "subscriptions"),
+    ("DELETE", "/api/v1/subscriptions/1", "subscriptions"), ("POST", "/api/v1/scout/scan", "scans"),
+    ("POST", "/api/v1/scout/suggestions", "suggestions"), ("POST", "/api/v1/scout/posts/1/draft", "writes"),
+    ("PUT", "/api/v1/scout/homework/k", "writes"), ("POST", "/api/v1/jobs/1/cancel", "writes"),
+    ("POST", "/api/v1/news/postscript", "writes"),
+])
+def test_the_quota_a_member_request_counts_against(method, path, policy):
+    assert member_policy(method, path) == policy
 
 
 def test_a_host_key_has_its_own_quota(counted):
@@ -162,7 +206,7 @@ def test_a_host_key_has_its_own_quota(counted):
 
 
 def test_limits_can_be_turned_off():
-    client = gateway(rate_limits_enabled=False, member_rate_limit="1/minute")
+    client = gateway(rate_limits_enabled=False, member_read_rate_limit="1/minute")
     alice = bearer(str(uuid.uuid4()))
     for _ in range(3):
         response = client.get("/api/v1/news/_whoami", headers=alice)
@@ -170,7 +214,7 @@ def test_limits_can_be_turned_off():
 
 
 def test_without_redis_requests_go_through_uncounted():
-    client = gateway(redis_url="redis://127.0.0.1:1/0", member_rate_limit="1/minute")
+    client = gateway(redis_url="redis://127.0.0.1:1/0", member_read_rate_limit="1/minute")
     alice = bearer(str(uuid.uuid4()))
     for _ in range(3):
         response = client.get("/api/v1/news/_whoami", headers=alice)
@@ -179,4 +223,4 @@ def test_without_redis_requests_go_through_uncounted():
 
 def test_a_quota_must_say_requests_per_period():
     with pytest.raises(ValueError, match="requests per period"):
-        GatewaySettings(jwt_secret=SECRET, member_rate_limit="lots")
+        GatewaySettings(jwt_secret=SECRET, member_post_rate_limit="lots")

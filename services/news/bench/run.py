@@ -27,7 +27,6 @@ import time
 import uuid
 from dataclasses import dataclass
 
-import grpc
 import httpx
 import psycopg
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -37,6 +36,7 @@ from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
 from devstack.tokens import member_headers
+from devstack.tls import DEV_CA
 from feeds.news.v1 import feeds_pb2, feeds_pb2_grpc
 from news.cursor import Cursors, Listing
 from news.feeds.repository import subscription_feed_sql
@@ -328,7 +328,7 @@ def main() -> int:
         wait_for(lambda: grpc_serving(platform.grpc_address("news")), "news SERVING", group)
         wait_for(lambda: http_ok(f"{platform.gateway_url}/healthz"), "gateway up", group)
         with (
-            grpc.insecure_channel(platform.grpc_address("news")) as channel,
+            DEV_CA.channel(platform.grpc_address("news")) as channel,
             httpx.Client(base_url=platform.gateway_url, timeout=60) as http,
             psycopg.connect(infra.libpq_url(database_url), autocommit=True) as sql,
         ):

@@ -12,6 +12,7 @@ class NewsSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="NEWS_", extra="ignore")
 
     grpc_port: int = 50052
+    grpc_health_port: int = 50062
     # Feature flag news.subscriptions.enabled: off, every subscription endpoint answers
     # NEWS_SUBSCRIPTIONS_DISABLED while the global feed keeps working.
     subscriptions_enabled: bool = True

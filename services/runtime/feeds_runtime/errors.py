@@ -52,6 +52,12 @@ class FailedPrecondition(DomainError):
     code = grpc.StatusCode.FAILED_PRECONDITION
 
 
+class ResourceExhausted(DomainError):
+    """The caller has as much of something going as it may (a 429 at the edge)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
 class Unavailable(DomainError):
     code = grpc.StatusCode.UNAVAILABLE
 

@@ -1,5 +1,6 @@
-"""Server interceptor: identity metadata into context variables, domain errors into statuses, the
-call's server span (under the caller's trace) and its metrics and log line."""
+"""Server interceptor: the caller authorized (feeds_runtime.callers) before any handler runs, identity
+metadata into context variables, domain errors into statuses, the call's server span (under the
+caller's trace) and its metrics and log line."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from feeds_runtime import context
+from feeds_runtime.callers import Callers
 from feeds_runtime.errors import ERROR_DOMAIN, DomainError, InvalidArgument
 from feeds_runtime.observability import metrics, tracing
 
@@ -88,21 +90,28 @@ def _unavailable_status() -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.UNAVAILABLE, message="storage unavailable, retry"))
 
 
+def _text_metadata(rpc: grpc.ServicerContext) -> dict[str, str]:
+    # Text metadata only: the keys read here are ASCII, binary (-bin) values are bytes.
+    return {key: value for key, value in rpc.invocation_metadata() if isinstance(value, str)}
+
+
 class ServerInterceptor(grpc.ServerInterceptor):
-    def __init__(self, invalid_input: Callable[[str], DomainError] = default_invalid_input) -> None:
+    def __init__(self, callers: Callers, invalid_input: Callable[[str], DomainError] = default_invalid_input) -> None:
+        self._callers = callers
         # Builds the context's own validation error (its reason code and envelope details).
         self._invalid_input = invalid_input
 
     def intercept_service(self, continuation: Callable, handler_call_details: grpc.HandlerCallDetails) -> Any:
         handler = continuation(handler_call_details)
-        if handler is None or handler.unary_unary is None:
-            return handler  # health, reflection and streams pass through untouched
+        if handler is None:
+            return handler
         method = handler_call_details.method
+        if handler.unary_unary is None:
+            return self._guard_stream(method, handler)  # health's Watch, reflection
         inner = handler.unary_unary
 
         def unary(request: Any, rpc: grpc.ServicerContext) -> Any:
-            # Text metadata only: the keys read here are ASCII, binary (-bin) values are bytes.
-            metadata = {key: value for key, value in rpc.invocation_metadata() if isinstance(value, str)}
+            metadata = _text_metadata(rpc)
             tokens = [var.set(metadata.get(key) or None) for key, var in _METADATA_VARS.items()]
             if context.request_id.get() is None:
                 tokens.append(context.request_id.set(uuid.uuid4().hex))
@@ -110,6 +119,7 @@ class ServerInterceptor(grpc.ServerInterceptor):
             outcome = "OK"
             with tracing.rpc_span(method, metadata) as span:
                 try:
+                    self._callers.authorize(method, rpc, metadata)
                     if isinstance(request, Message) and (field := nul_field(request)):
                         raise self._invalid_input(f"{field}: must not contain NUL characters")
                     return inner(request, rpc)
@@ -140,3 +150,23 @@ class ServerInterceptor(grpc.ServerInterceptor):
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+
+    def _guard_stream(self, method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        """A streaming handler that runs only for an authorized caller."""
+        def guarded(behavior: Callable) -> Callable:
+            def call(request: Any, rpc: grpc.ServicerContext) -> Any:
+                try:
+                    self._callers.authorize(method, rpc, _text_metadata(rpc))
+                except DomainError as error:
+                    rpc.abort_with_status(error_status(error))
+                return behavior(request, rpc)
+            return call
+
+        serialization = {"request_deserializer": handler.request_deserializer,
+                         "response_serializer": handler.response_serializer}
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(guarded(handler.unary_stream), **serialization)
+        if handler.stream_unary is not None:
+            return grpc.stream_unary_rpc_method_handler(guarded(handler.stream_unary), **serialization)
+        assert handler.stream_stream is not None, "a handler has one behaviour"
+        return grpc.stream_stream_rpc_method_handler(guarded(handler.stream_stream), **serialization)

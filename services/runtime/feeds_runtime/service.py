@@ -30,7 +30,7 @@ from feeds_runtime.observability import metrics, tracing
 from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
 from feeds_runtime.outbox import OutboxLeases, Relay
 from feeds_runtime.server import Registration, ServiceServer
-from feeds_runtime.settings import ServiceSettings, load_settings
+from feeds_runtime.settings import GrpcTlsSettings, ServiceSettings, load_settings
 
 PROCESS_KINDS = ("server", "worker", "migrate", "relay")
 # How long Dramatiq's main process waits for its worker processes to boot before it starts the
@@ -87,8 +87,8 @@ class ServiceDefinition(Generic[S]):
     def is_migrated(self) -> bool:
         return migrations.is_current(self.database.engine, self.migrations_dir, self.schema)
 
-    def build_server(self) -> ServiceServer:
-        return ServiceServer(self.settings, self.registrations(self), ready=self.is_migrated,
+    def build_server(self, tls: GrpcTlsSettings) -> ServiceServer:
+        return ServiceServer(self.settings, tls, self.registrations(self), ready=self.is_migrated,
                              invalid_input=self.invalid_input)
 
     def observe(self, kind: str) -> None:
@@ -151,8 +151,9 @@ class ServiceDefinition(Generic[S]):
         if not settings.metrics_port:
             metrics.disable()
         if kind == "server":
+            tls = load_settings(GrpcTlsSettings)  # no certificate and no mesh stops a server here too
             self._serve_metrics()
-            self.build_server().serve_forever()
+            self.build_server(tls).serve_forever()
         elif kind == "migrate":
             self.migrate()
         elif kind == "relay":

@@ -13,6 +13,8 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 T = TypeVar("T", bound=BaseSettings)
+# What a gRPC caller may act for: every tenant ("*"), or these tenant ids (feeds_runtime.callers).
+Grant = Literal["*"] | list[str]
 
 # FEEDS_ENV: what a process runs as. Production is what runs when nothing is configured; dev
 # conveniences (offline sources, dev secrets, the dev sign-in) exist only where FEEDS_ENV=dev says so.
@@ -63,6 +65,34 @@ class RuntimeSettings(BaseSettings):
         return self.feeds_env == DEV
 
 
+class GrpcTlsSettings(RuntimeSettings):
+    """The process's side of mTLS between the gateway and the services (docs/architecture.md, "Service
+    calls"): its certificate and key (a service's serve and identify it, the gateway's identify it to
+    the services) and the CA that signs every certificate of the platform. The same names in every
+    pod, each mounting its own Secret. Required outside FEEDS_ENV=dev unless GRPC_MESH_MTLS=true
+    declares that a service mesh encrypts and authenticates the calls instead."""
+
+    grpc_mesh_mtls: bool = Field(default=False, validation_alias="GRPC_MESH_MTLS")
+    grpc_tls_cert_file: str | None = Field(default=None, validate_default=True, validation_alias="GRPC_TLS_CERT_FILE")
+    grpc_tls_key_file: str | None = Field(default=None, validate_default=True, validation_alias="GRPC_TLS_KEY_FILE")
+    grpc_tls_ca_file: str | None = Field(default=None, validate_default=True, validation_alias="GRPC_TLS_CA_FILE")
+
+    @field_validator("grpc_tls_cert_file", "grpc_tls_key_file", "grpc_tls_ca_file")
+    @classmethod
+    def _tls_file(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value or is_dev(info) or info.data.get("grpc_mesh_mtls"):
+            return value or None
+        raise ValueError("required outside FEEDS_ENV=dev: the gRPC certificate, its key and the platform's CA "
+                         "(PEM files), unless GRPC_MESH_MTLS=true declares that a service mesh provides mTLS")
+
+    @property
+    def grpc_tls(self) -> tuple[str, str, str] | None:
+        """(certificate, key, CA) files, or None when the calls are plaintext (a mesh's, or in dev)."""
+        if self.grpc_tls_cert_file and self.grpc_tls_key_file and self.grpc_tls_ca_file:
+            return self.grpc_tls_cert_file, self.grpc_tls_key_file, self.grpc_tls_ca_file
+        return None
+
+
 def normalize_database_url(value: str) -> str:
     """Accept postgres://, postgresql:// and postgresql+psycopg:// URLs; always use psycopg 3."""
     # Imported here: the gateway installs the runtime without its database extra.
@@ -104,6 +134,12 @@ class ServiceSettings(InfraSettings):
 
     grpc_host: str = "127.0.0.1"
     grpc_port: int = Field(default=50051, ge=0, le=65535)
+    # A plaintext port that answers the gRPC health check alone (Kubernetes' gRPC probe speaks no
+    # TLS); 0, none.
+    grpc_health_port: int = Field(default=50061, ge=0, le=65535)
+    # Who may call the service (the identity in its client certificate) and for which tenants: "*"
+    # for all, or a list of tenant ids; a call naming a tenant must be granted it (feeds_runtime.callers).
+    grpc_callers: dict[str, Grant] = Field(default={"gateway": "*"})
     grpc_workers: int = Field(default=16, ge=1)
     # Seconds in-flight calls get to finish after SIGTERM.
     drain_grace_seconds: float = Field(default=10.0, gt=0)

@@ -12,7 +12,7 @@ from feeds_runtime import context
 from feeds_runtime.errors import NotFound
 from feeds_runtime.logs import configure_logging
 from feeds_runtime.server import Registration, ServiceServer
-from feeds_runtime.settings import ServiceSettings, load_settings
+from feeds_runtime.settings import GrpcTlsSettings, ServiceSettings, load_settings
 from pydantic_settings import SettingsConfigDict
 
 SERVICE = "probe.v1.Probe"
@@ -53,4 +53,5 @@ def add(server: grpc.Server) -> None:
 if __name__ == "__main__":
     settings = load_settings(ProbeSettings)
     configure_logging("probe", settings.log_level)
-    ServiceServer(settings, [Registration(SERVICE, add)], ready=lambda: True).serve_forever()
+    ServiceServer(settings, load_settings(GrpcTlsSettings), [Registration(SERVICE, add)],
+                  ready=lambda: True).serve_forever()

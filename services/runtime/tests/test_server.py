@@ -16,6 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from devstack.infra import free_port
 from devstack.processes import grpc_serving, python_module, wait_for
+from devstack.tls import DEV_CA, TOOLS, callers_env
 from feeds_runtime.errors import error_info
 
 HERE = Path(__file__).parent
@@ -29,7 +30,8 @@ def call(channel: grpc.Channel, method: str, payload: bytes = b"", **kwargs):
 @pytest.fixture
 def probe(processes, platform_env):
     port = free_port()
-    env = {"PROBE_GRPC_PORT": str(port), "PROBE_DRAIN_GRACE_SECONDS": "5", "PYTHONPATH": str(HERE)}
+    env = {"PROBE_GRPC_PORT": str(port), "PROBE_GRPC_HEALTH_PORT": "0", "PROBE_DRAIN_GRACE_SECONDS": "5",
+           "PYTHONPATH": str(HERE), **callers_env(("probe",), TOOLS)}
     process = processes.start("probe", [sys.executable, str(HERE / "probe_server.py")], env)
     address = f"127.0.0.1:{port}"
     wait_for(lambda: grpc_serving(address), "probe SERVING", processes, timeout=30)
@@ -38,7 +40,7 @@ def probe(processes, platform_env):
 
 def test_sigterm_lets_an_in_flight_call_finish(probe):
     process, address = probe
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=SERVICE))
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
         result: dict = {}
@@ -60,7 +62,7 @@ def test_sigterm_lets_an_in_flight_call_finish(probe):
 
 def test_domain_error_becomes_status_with_error_info(probe):
     _, address = probe
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         with pytest.raises(grpc.RpcError) as failed:
             call(channel, "Fail", metadata=[("x-request-id", "req-fail-1")])
     assert failed.value.code() == grpc.StatusCode.NOT_FOUND
@@ -70,7 +72,7 @@ def test_domain_error_becomes_status_with_error_info(probe):
 
 def test_unexpected_error_is_internal_without_details(probe):
     _, address = probe
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         with pytest.raises(grpc.RpcError) as failed:
             call(channel, "Crash")
     assert failed.value.code() == grpc.StatusCode.INTERNAL
@@ -79,7 +81,7 @@ def test_unexpected_error_is_internal_without_details(probe):
 
 def test_identity_metadata_reaches_the_handler_and_the_logs(probe, processes):
     process, address = probe
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         reply = call(channel, "WhoAmI", metadata=[("x-actor-id", "a-1"), ("x-tenant-id", "t-1"), ("x-request-id", "r-42")])
         assert reply == b"a-1|t-1|r-42"
         with pytest.raises(grpc.RpcError):
@@ -88,6 +90,38 @@ def test_identity_metadata_reaches_the_handler_and_the_logs(probe, processes):
     records = [json.loads(line) for line in process.log_path.read_text().splitlines() if line.startswith("{")]
     assert any(r["message"] == "failing on purpose" and r["request_id"] == "r-43" for r in records)
     assert any(r["message"] == "rpc" and r["request_id"] == "r-42" and r["method"].endswith("WhoAmI") for r in records)
+
+
+def test_under_a_mesh_the_caller_is_the_workload_its_sidecar_names(processes):
+    """GRPC_MESH_MTLS=true: no certificate of the service's own, plaintext from the local sidecar, and
+    the caller read from the x-forwarded-client-cert the sidecar sets (Envoy's form)."""
+    port = free_port()
+    env = {"PROBE_GRPC_PORT": str(port), "PROBE_GRPC_HEALTH_PORT": "0", "PYTHONPATH": str(HERE),
+           "FEEDS_ENV": "production", "GRPC_MESH_MTLS": "true", "GRPC_TLS_CERT_FILE": "", "GRPC_TLS_KEY_FILE": "",
+           "GRPC_TLS_CA_FILE": "", "PROBE_GRPC_CALLERS": json.dumps({"gateway": "*", "reporting": ["t-1"]})}
+    processes.start("probe", [sys.executable, str(HERE / "probe_server.py")], env)
+    address = f"127.0.0.1:{port}"
+
+    def forwarded(workload: str) -> list[tuple[str, str]]:
+        return [("x-forwarded-client-cert", f'By=spiffe://cluster.local/ns/feeds/sa/probe;Hash=ab12;Subject="";'
+                                            f'URI=spiffe://cluster.local/ns/feeds/sa/{workload}'),
+                ("x-tenant-id", "t-1")]
+
+    with grpc.insecure_channel(address) as channel:
+        wait_for(lambda: _answers(channel, forwarded("gateway")), "probe serving the mesh's gateway", processes, 30)
+        assert call(channel, "WhoAmI", metadata=forwarded("reporting"), timeout=5).startswith(b"None|t-1|")
+        for metadata, code, reason in ((forwarded("stranger"), grpc.StatusCode.PERMISSION_DENIED, "caller_not_allowed"),
+                                       ([("x-tenant-id", "t-1")], grpc.StatusCode.UNAUTHENTICATED, "unauthenticated")):
+            with pytest.raises(grpc.RpcError) as failed:
+                call(channel, "WhoAmI", metadata=metadata, timeout=5)
+            assert failed.value.code() == code and error_info(failed.value).reason == reason
+
+
+def _answers(channel: grpc.Channel, metadata: list[tuple[str, str]]) -> bool:
+    try:
+        return call(channel, "WhoAmI", metadata=metadata, timeout=1).startswith(b"None|")
+    except grpc.RpcError:
+        return False
 
 
 def test_health_is_not_serving_until_migrated(processes, fresh_database_url):
@@ -99,7 +133,7 @@ def test_health_is_not_serving_until_migrated(processes, fresh_database_url):
 
     def status() -> int | None:
         try:
-            with grpc.insecure_channel(address) as channel:
+            with DEV_CA.channel(address) as channel:
                 return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1).status
         except grpc.RpcError:
             return None
@@ -153,7 +187,7 @@ def test_reflection_lists_the_services(probe):
     from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
     _, address = probe
-    with grpc.insecure_channel(address) as channel:
+    with DEV_CA.channel(address) as channel:
         services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
     assert {SERVICE, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
 

@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import grpc
 import psycopg
 from sqlalchemy import create_engine, text
 
@@ -37,6 +36,7 @@ from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
 from devstack.scout_seed import SeedPost, SeedRun
 from devstack.soak.probes import proportional_kib, resident_memory
+from devstack.tls import DEV_CA
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
 from feeds_runtime.settings import normalize_database_url
 from scout.brief import normalize_brief
@@ -147,7 +147,7 @@ def bench_list_run_posts(resolved: infra.Infra, runs: int) -> None:
         group.start("scout-server", python_module("scout", "server"))
         address = f"127.0.0.1:{env['SCOUT_GRPC_PORT']}"
         wait_for(lambda: grpc_serving(address), "scout SERVING", group)
-        channel = grpc.insecure_channel(address)
+        channel = DEV_CA.channel(address)
         stub = scout_pb2_grpc.ScoutServiceStub(channel)
         metadata = [("x-actor-id", str(owner))]
         request = scout_pb2.ListRunPostsRequest(run_id=str(run_id), page=scout_pb2.PageRequest(page=2, page_size=PAGE_SIZE))
@@ -188,7 +188,7 @@ def bench_memory(resolved: infra.Infra) -> None:
         platform.start_service("scout")
         address = platform.grpc_address("scout")
         wait_for(lambda: grpc_serving(address), "scout SERVING", group)
-        with grpc.insecure_channel(address) as channel:
+        with DEV_CA.channel(address) as channel:
             stub = scout_pb2_grpc.ScoutServiceStub(channel)
             metadata = [("x-actor-id", str(uuid.uuid4()))]
             terms = stub.SuggestTerms(scout_pb2.SuggestTermsRequest(intent=MEMORY_INTENT), metadata=metadata,

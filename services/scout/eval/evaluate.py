@@ -66,6 +66,7 @@ from devstack import infra
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, python_module, wait_for
 from devstack.search_api import SearchApi
+from devstack.tls import DEV_CA
 from feeds.scout.v1 import scout_pb2, scout_pb2_grpc
 from feeds_runtime.errors import InvalidArgument
 from scout.brief import normalize_brief
@@ -166,7 +167,8 @@ def scout_stack(resolved: infra.Infra, search: GroupSearch, ranking: str) -> Ite
         "SCOUT_RANKING": ranking,
     }
     group = ProcessGroup(log_dir=DATA_DIR / "logs", env=env)
-    platform = Platform(group, ports=Ports(scout=infra.free_port()), extra_env={"scout": scout_env})
+    platform = Platform(group, ports=Ports(scout=infra.free_port(), health={"scout": infra.free_port()}),
+                        extra_env={"scout": scout_env})
     try:
         group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
         platform.start_service("scout")
@@ -364,7 +366,7 @@ def run_component(sets: dict[str, list[dict]], ranking: str, suggested: bool, in
         assert resolved is not None and search is not None
         # A stack per set: each set's scans share one Threads account budget (Meta's 2,200 queries a
         # day), which a set stays well inside and every set together would not.
-        with scout_stack(resolved, search, ranking) as address, grpc.insecure_channel(address) as channel:
+        with scout_stack(resolved, search, ranking) as address, DEV_CA.channel(address) as channel:
             stub = scout_pb2_grpc.ScoutServiceStub(channel)
             reports[name] = []
             for group in groups:

@@ -8,6 +8,7 @@ from pathlib import Path
 from feeds.scout.v1 import scout_pb2_grpc
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.service import ServiceDefinition
+from feeds_runtime.settings import GrpcTlsSettings
 from scout import codes
 from scout.jobs import QUEUES
 from scout.models import outbox
@@ -29,7 +30,7 @@ def registrations(service: ServiceDefinition[ScoutSettings]) -> list[Registratio
 
 @dataclass
 class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
-    def build_server(self) -> ServiceServer:
+    def build_server(self, tls: GrpcTlsSettings) -> ServiceServer:
         """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
         with the Threads source, its token's care (self-check and refresh); both stop when the
         server starts draining. The segmentation, gloss and pinyin dictionaries are mapped first
@@ -44,7 +45,7 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
         load_dictionary()
         glosses.load()
         romanize.load()
-        server = super().build_server()
+        server = super().build_server(tls)
         server.on_drain(watchdog.start(self.database, self.settings).set)
         if "threads" in self.settings.source_names:
             care = ThreadsToken(self.settings, self.database, redis.Redis.from_url(self.settings.redis_url))

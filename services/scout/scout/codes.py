@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from feeds_runtime.errors import Conflict, InvalidArgument, NotFound
+from feeds_runtime.errors import Conflict, InvalidArgument, NotFound, ResourceExhausted
 
 
 def invalid_brief(message: str) -> InvalidArgument:
@@ -53,3 +53,8 @@ def post_status_conflict(status: str, action: str) -> Conflict:
 def job_terminal(status: str) -> Conflict:
     return Conflict("job_terminal", f"the job already {status}", scout_code=409003)
 
+
+
+def too_many_running_scans(limit: int) -> ResourceExhausted:
+    return ResourceExhausted("too_many_running_scans", f"{limit} of your scans are queued or running, the most at "
+                             "once; start another when one has finished", scout_code=429001)

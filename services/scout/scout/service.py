@@ -82,10 +82,14 @@ class ScoutService:
 
     # Runs.
 
-    def scan(self, owner: uuid.UUID, brief: Brief) -> tuple[Job, Run]:
+    def scan(self, owner: uuid.UUID, brief: Brief, max_running: int) -> tuple[Job, Run]:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
-        run, the job and the delivery all exist, or none does."""
+        run, the job and the delivery all exist, or none does. Refused while `max_running` of the
+        member's runs are queued or running (the member's scans start one at a time, so two at once
+        cannot both take the last place)."""
         require_topic(brief)
+        if self.runs.lock_and_count_active(owner) >= max_running:
+            raise codes.too_many_running_scans(max_running)
         now = now_utc()
         run_id, job_id = uuid.uuid4(), uuid.uuid4()
         self.jobs.insert(dict(

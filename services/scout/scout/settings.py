@@ -21,6 +21,7 @@ class ScoutSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="SCOUT_", extra="ignore")
 
     grpc_port: int = 50053
+    grpc_health_port: int = 50063
     # A scan job's Redis lock lives this long unless its worker renews it (a live worker does, every
     # third of it), so a dead worker's job is taken over within seconds.
     scan_lock_seconds: float = Field(default=6.0, ge=1)
@@ -28,6 +29,8 @@ class ScoutSettings(ServiceSettings):
     schedule_timeout_seconds: float = Field(default=3600.0, gt=0)
     # How often the server looks for jobs that cannot be scheduled.
     watchdog_interval_seconds: float = Field(default=10.0, gt=0)
+    # A member's scans queued or running at once; a scan past it is refused (429 at the gateway).
+    max_running_scans: int = Field(default=3, ge=1)
     # Scans judge recency and future posting times against the wall clock, or against this fixed
     # instant when set, so that a dated labeled set (make eval-scout) gives reproducible figures.
     scan_now: AwareDatetime | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 
+from feeds_runtime.settings import GrpcTlsSettings, load_settings
 from scout.app import SERVICE
 
 
@@ -18,7 +19,7 @@ def test_the_watchdog_stops_when_the_server_drains(settings_env, monkeypatch):
     monkeypatch.setenv("SCOUT_DRAIN_GRACE_SECONDS", "1")
     service = dataclasses.replace(SERVICE)  # settings and database of this test's own
     before = set(watchdog_threads())
-    server = service.build_server()
+    server = service.build_server(load_settings(GrpcTlsSettings))
     try:
         server.start()
         (watchdog,) = set(watchdog_threads()) - before

@@ -39,7 +39,6 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import grpc
 import psycopg
 
 from devstack import infra
@@ -47,6 +46,7 @@ from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
 from devstack.host_client import Host
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
 
@@ -470,7 +470,7 @@ def main() -> None:
         for each in (platform, unmetered, traced):
             wait_for(lambda each=each: grpc_serving(each.grpc_address("timeline")), "timeline SERVING", group)
             wait_for(lambda each=each: http_ok(f"{each.gateway_url}/healthz"), "gateway", group)
-        channel = grpc.insecure_channel(address)
+        channel = DEV_CA.channel(address)
         stub, admin = timeline_pb2_grpc.TimelineServiceStub(channel), timeline_pb2_grpc.TimelineAdminStub(channel)
         only = set(args.only.split(","))
         follower_counts = [int(f) for f in args.followers.split(",")]

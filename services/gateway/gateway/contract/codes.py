@@ -14,13 +14,14 @@ SERVICE_CODES: dict[Context, tuple[str, ...]] = {
                    "NEWS_SUBSCRIPTION_SELF", "invalid_request", "unauthenticated"),
     Context.SCOUT: ("invalid_brief", "invalid_target_count", "invalid_id", "invalid_filter", "invalid_text",
                     "run_not_found", "post_not_found", "job_not_found", "homework_not_found", "run_not_terminal",
-                    "post_status_conflict", "job_terminal", "invalid_request", "unauthenticated"),
+                    "post_status_conflict", "job_terminal", "too_many_running_scans", "invalid_request",
+                    "unauthenticated"),
 }
 
 # Scout's numeric codes the services send (ErrorInfo metadata `scout_code`); any other error's code is
 # its HTTP status times 1000.
 SCOUT_SERVICE_NUMBERS = (400001, 400002, 400003, 400004, 400005, 404001, 404002, 404003, 404004,
-                         409001, 409002, 409003)
+                         409001, 409002, 409003, 429001)
 
 # The codes the gateway's routes raise themselves (gateway.auth, gateway.routes); besides these it
 # renders each context's validation code and the generic word per status (gateway.errors).

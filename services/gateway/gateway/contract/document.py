@@ -20,7 +20,9 @@ from gateway.envelopes import Context
 from gateway.errors import VALIDATION_CODE, generic_code
 
 MEMBER = "memberJwt"
-HOST = ("hostKeyId", "hostTimestamp", "hostSignature")
+HOST = ("hostKeyId", "hostTimestamp", "hostNonce", "hostSignature")
+# Existing clients sign v2 or v1, without a nonce; they keep being served.
+HOST_WITHOUT_NONCE = ("hostKeyId", "hostTimestamp", "hostSignature")
 SECURITY_SCHEMES = {
     MEMBER: {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
              "description": "A member's token: `sub` is the member id (a UUID), `exp` is required."},
@@ -28,11 +30,17 @@ SECURITY_SCHEMES = {
                   "description": "The host key's id; the key decides the tenant."},
     "hostTimestamp": {"type": "apiKey", "in": "header", "name": "X-Activity-Timestamp",
                       "description": "Unix seconds, within the gateway's tolerance (300 s) of its clock."},
+    "hostNonce": {"type": "apiKey", "in": "header", "name": "X-Activity-Nonce",
+                  "description": "Drawn anew for each request: 32 to 128 characters of `A-Z a-z 0-9 - _`, at least "
+                                 "128 random bits. A write whose nonce the gateway has seen within the window is "
+                                 "refused (401), so a write is told from its replay by the nonce, not the clock."},
     "hostSignature": {"type": "apiKey", "in": "header", "name": "X-Activity-Signature",
-                      "description": "`v1=` and the lowercase hex HMAC-SHA256, under the key's secret, of six lines "
+                      "description": "`v3=` and the lowercase hex HMAC-SHA256, under the key's secret, of eight lines "
                                      "joined by `\\n`: the method, the path and the raw query exactly as sent, the "
-                                     "timestamp, X-Activity-Viewer (empty when absent) and the hex SHA-256 of the "
-                                     "raw body (docs/architecture.md, \"Host signing\")."},
+                                     "timestamp, X-Activity-Viewer (empty when absent), the hex SHA-256 of the raw "
+                                     "body, the Idempotency-Key header (empty when absent) and X-Activity-Nonce. "
+                                     "`v2=` (the first seven lines) and `v1=` (the first six) keep verifying, without "
+                                     "a nonce (docs/architecture.md, \"Host signing\")."},
 }
 # FastAPI's own answer to a malformed request, which the gateway never gives: it answers 400 in the
 # context's envelope (gateway.errors).
@@ -57,6 +65,7 @@ def build(app: FastAPI) -> dict[str, Any]:
     for name in _FASTAPI_VALIDATION:
         schemas.pop(name, None)
     schemas.update(_body_schemas())
+    schemas.update(_request_schemas())
     schemas.update(_error_schemas(statuses))
     components["securitySchemes"] = SECURITY_SCHEMES
     return document
@@ -64,7 +73,7 @@ def build(app: FastAPI) -> dict[str, Any]:
 
 def _security(route: RouteContext, context: Context) -> list[dict[str, list]] | None:
     if context is Context.TIMELINE:
-        return [{name: [] for name in HOST}]
+        return [{name: [] for name in HOST}, {name: [] for name in HOST_WITHOUT_NONCE}]
     calls = {dependency.call for dependency in route.dependant.dependencies}
     if member in calls:
         return [{MEMBER: []}]
@@ -101,7 +110,19 @@ def _body_schemas() -> dict[str, Any]:
         # A generic envelope comes back as a reference to pydantic's name for it: keep it under ours.
         generated = schema.get("$ref", "").removeprefix(responses.REF)
         schemas[name] = schemas.pop(generated) if generated else schema
+        # Its title too: pydantic titles every instance of a generic envelope alike (`TimelineBody`),
+        # and a client generator names its classes by title.
+        schemas[name]["title"] = name
     return schemas
+
+
+def _request_schemas() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, model in responses.REQUESTS.items():
+        schema = model.model_json_schema(ref_template=responses.REF + "{model}")
+        found.update(schema.pop("$defs", {}))
+        found[name] = schema
+    return found
 
 
 def _error_schemas(statuses: dict[Context, set[int]]) -> dict[str, Any]:

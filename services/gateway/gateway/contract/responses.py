@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from gateway.envelopes import PROBLEM_JSON, Context, ScoutBody, TimelineBody, TimelinePageBody
 from gateway.errors import RETRY_AFTER_SECONDS
 
 REF = "#/components/schemas/"
 # The body types the document's components hold, by component name (filled as routes declare them).
 BODIES: dict[str, Any] = {}
+# Request bodies a route reads itself rather than through FastAPI (the signed timeline API), by name.
+REQUESTS: dict[str, type[BaseModel]] = {}
 ERROR_COMPONENTS = {Context.TIMELINE: "TimelineError", Context.NEWS: "NewsProblem", Context.SCOUT: "ScoutError"}
 ERROR_TEXT = {
     400: "The request is malformed; the code names what is wrong.",
@@ -36,6 +40,13 @@ def _ref(name: str, body_type: Any) -> dict[str, str]:
     return {"$ref": REF + name}
 
 
+def request(model: type[BaseModel]) -> dict[str, str]:
+    """A request body read by the route itself, as a component named after its model."""
+    if REQUESTS.setdefault(model.__name__, model) is not model:
+        raise ValueError(f"two request bodies named {model.__name__}")
+    return {"$ref": REF + model.__name__}
+
+
 def _json(schema: dict[str, Any], media_type: str = "application/json") -> dict[str, Any]:
     return {"content": {media_type: {"schema": schema}}}
 
@@ -50,8 +61,10 @@ def error(context: Context, status: int) -> dict[str, Any]:
     elif status == 429:
         response["headers"] = {
             "Retry-After": _header("Seconds until the quota allows another request", INTEGER),
-            "RateLimit-Policy": _header('The quota, e.g. `"member";q=3000;w=60` (IETF RateLimit fields)', TEXT),
-            "RateLimit": _header('What is left of it, e.g. `"member";r=0;t=12`', TEXT),
+            "RateLimit-Policy": _header('The quota the request counted against, e.g. `"posts";q=60;w=60` (IETF '
+                                        'RateLimit fields; a member\'s reads, posts, subscriptions, scans, suggestions '
+                                        'and other writes, a host key\'s requests)', TEXT),
+            "RateLimit": _header('What is left of it, e.g. `"posts";r=0;t=12`', TEXT),
         }
     return response
 

@@ -1,6 +1,9 @@
 """Requests per member and per host key, counted in Redis so that every gateway replica shares one
-count (the limits library's sliding window counter). A counted response says where its caller stands
-in the IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers); the request
+count (the limits library's sliding window counter). A member's request counts against the quota of
+its kind: a read against `reads`, a generous one; a write against the quota of what it writes
+(`posts`, `subscriptions`, `scans`, `suggestions`, and `writes` for the rest), each sized to what a
+person does. A host key has one quota, `host`. A counted response says where its caller stands in
+the IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers); the request
 past the quota is a 429 in the context's envelope with Retry-After.
 
 A Redis outage lets requests through (logged, after gateway.store's timeout): the limits protect the
@@ -29,14 +32,31 @@ log = logging.getLogger("gateway.rate_limits")
 _SCHEMES = {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}
 
 
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+# The member writes with a quota of their own, by path (the path itself or below it); any other
+# member write counts against `writes`.
+WRITE_KINDS = (("/api/v1/news/posts", "posts"), ("/api/v1/subscriptions", "subscriptions"),
+               ("/api/v1/scout/scan", "scans"), ("/api/v1/scout/suggestions", "suggestions"))
+
+
+def member_policy(method: str, path: str) -> str:
+    """The quota a member's request counts against."""
+    if method in READS:
+        return "reads"
+    return next((kind for prefix, kind in WRITE_KINDS if path == prefix or path.startswith(prefix + "/")), "writes")
+
+
 class RateLimits:
-    """The quota of each kind of caller ("member", "host"), each caller counted apart, on the
-    gateway's Redis client (None: in this process's memory)."""
+    """The quota of each policy (a member's reads and each kind of write, a host key's requests),
+    each caller counted apart, on the gateway's Redis client (None: in this process's memory)."""
 
     def __init__(self, settings: GatewaySettings, client: redis.asyncio.Redis | None) -> None:
         self._enabled = settings.rate_limits_enabled
-        self._quotas = {"member": limits.parse(settings.member_rate_limit),
-                        "host": limits.parse(settings.host_rate_limit)}
+        self._quotas = {policy: limits.parse(quota) for policy, quota in (
+            ("reads", settings.member_read_rate_limit), ("posts", settings.member_post_rate_limit),
+            ("subscriptions", settings.member_subscription_rate_limit), ("scans", settings.member_scan_rate_limit),
+            ("suggestions", settings.member_suggestion_rate_limit), ("writes", settings.member_write_rate_limit),
+            ("host", settings.host_rate_limit))}
         if client is not None and settings.redis_url:
             scheme, rest = settings.redis_url.split("://", 1)
             # limits documents `connection_pool` among the client options it passes on, but types
@@ -48,6 +68,9 @@ class RateLimits:
         else:
             storage = MemoryStorage()
         self._limiter = SlidingWindowCounterRateLimiter(storage)
+
+    async def count_member(self, request: Request, member: str) -> None:
+        await self.count(request, member_policy(request.method, request.url.path), member)
 
     async def count(self, request: Request, policy: str, caller: str) -> None:
         if not self._enabled:
@@ -67,5 +90,6 @@ class RateLimits:
                    "RateLimit": f'"{policy}";r={stats.remaining};t={reset}'}
         add_response_headers(request, headers)
         if not allowed:
-            raise ApiError(429, "", f"more than {quota.amount} requests in {window} s; retry in {reset} s",
+            raise ApiError(429, "", f"the {policy} quota of {quota.amount} requests in {window} s is spent; "
+                                    f"retry in {reset} s",
                            headers={**headers, "Retry-After": str(reset)})

@@ -45,10 +45,10 @@ class SubscribeBody(BaseModel):
     targetCompanyId; the other one absent or null."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
-        {"properties": {"targetKind": {"const": "Author"}, "targetUserId": NEWS_ID, "targetCompanyId": ABSENT},
-         "required": ["targetKind", "targetUserId"]},
-        {"properties": {"targetKind": {"const": "Company"}, "targetCompanyId": NEWS_ID, "targetUserId": ABSENT},
-         "required": ["targetKind", "targetCompanyId"]},
+        {"title": "SubscribeToAuthor", "required": ["targetKind", "targetUserId"],
+         "properties": {"targetKind": {"const": "Author"}, "targetUserId": NEWS_ID, "targetCompanyId": ABSENT}},
+        {"title": "SubscribeToCompany", "required": ["targetKind", "targetCompanyId"],
+         "properties": {"targetKind": {"const": "Company"}, "targetCompanyId": NEWS_ID, "targetUserId": ABSENT}},
     ]})
 
     targetKind: StrictStr = Field(json_schema_extra={"enum": ["Author", "Company"]})

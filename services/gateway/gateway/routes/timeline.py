@@ -56,20 +56,19 @@ ANY_VIEWER = {"parameters": _viewer(False)}
 IDEMPOTENT_VIEWER = {"parameters": _viewer(True) + [IDEMPOTENCY_KEY]}
 
 
-class PostBody(BaseModel):
+class TimelinePostBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     body: str = Field(min_length=1, max_length=10_000, json_schema_extra=pattern(visible_text))
     visibility: Literal["public", "private"] = "public"
 
 
-class ModerationBody(BaseModel):
+class TimelineModerationBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     moderation_state: Literal["visible", "hidden", "removed"]
 
 
 def _with_body(model: type[BaseModel], viewer: dict) -> dict:
-    return {**viewer, "requestBody": {"required": True,
-                                      "content": {"application/json": {"schema": model.model_json_schema()}}}}
+    return {**viewer, "requestBody": {"required": True, "content": {"application/json": {"schema": answers.request(model)}}}}
 
 
 async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall, uuid.UUID | None]:
@@ -91,7 +90,7 @@ async def _body(request: Request, model: type[Body]) -> Body:
     try:
         return model.model_validate(bodies.loads(await request.body() or b"null"))
     except json.JSONDecodeError as error:
-        raise ApiError(400, "invalid_request", f"the body must be a JSON object: {error.msg}") from None
+        raise ApiError(400, "invalid_request", error.msg) from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
@@ -105,13 +104,13 @@ def _stubs(request: Request):
 
 
 @router.post("/posts", summary="Publish a post as the viewer (a retry with its Idempotency-Key: the first answer)",
-             status_code=201, openapi_extra=_with_body(PostBody, IDEMPOTENT_VIEWER),
+             status_code=201, openapi_extra=_with_body(TimelinePostBody, IDEMPOTENT_VIEWER),
              responses=answers.timeline(TimelinePost, 409, 422, success=(201,)))
 async def publish_post(request: Request) -> Response:
     call, author = await _signed(request, viewer_required=True)
 
     async def publish() -> Response:
-        body = await _body(request, PostBody)
+        body = await _body(request, TimelinePostBody)
         stub, _, deadline = _stubs(request)
         response = await stub.PublishPost(
             pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
@@ -147,10 +146,10 @@ async def delete_post(request: Request, post_id: UuidPath) -> JSONResponse:
 
 
 @router.put("/posts/{post_id}/moderation", summary="Set a post's moderation state",
-            openapi_extra=_with_body(ModerationBody, ANY_VIEWER), responses=answers.timeline(TimelinePost, 404))
+            openapi_extra=_with_body(TimelineModerationBody, ANY_VIEWER), responses=answers.timeline(TimelinePost, 404))
 async def set_moderation(request: Request, post_id: UuidPath) -> JSONResponse:
     call, actor = await _signed(request, viewer_required=False)
-    body = await _body(request, ModerationBody)
+    body = await _body(request, TimelineModerationBody)
     stub, _, deadline = _stubs(request)
     response = await stub.SetModeration(
         pb.SetModerationRequest(post_id=post_id, moderation_state=views.MODERATION_PB[body.moderation_state]),

@@ -33,6 +33,11 @@ GRPC_HANDLING = Histogram(
     "grpc_server_handling_seconds", "Time the server took to answer an RPC.",
     ["grpc_service", "grpc_method"], buckets=LATENCY_BUCKETS,
 )
+GRPC_REFUSED = Counter(
+    "feeds_grpc_refused_total", "Calls refused before any servicer ran: no caller identity, a caller not "
+    "allowed, or a tenant not granted to the caller (feeds_runtime.callers).",
+    ["grpc_service", "grpc_method", "reason", "caller"],
+)
 HTTP_REQUESTS = Counter(
     "http_requests_total", "REST requests answered, by route template.", ["route", "method", "status"],
 )
@@ -74,6 +79,14 @@ def rpc_handled(method: str, code: str, seconds: float) -> None:
     service, _, name = method.lstrip("/").rpartition("/")
     GRPC_HANDLED.labels(service, name, code).inc()
     GRPC_HANDLING.labels(service, name).observe(seconds)
+
+
+def rpc_refused(method: str, reason: str, caller: str) -> None:
+    """A call the caller's identity or grants did not allow; `caller` is empty when it had none."""
+    if not _enabled:
+        return
+    service, _, name = method.lstrip("/").rpartition("/")
+    GRPC_REFUSED.labels(service, name, reason, caller).inc()
 
 
 def serve(port: int, host: str, collectors: Sequence[Collector] = ()) -> int | None:

@@ -106,6 +106,16 @@ class RunRepository:
             ).one_or_none()
         return value_of(Run, row) if row is not None else None
 
+    def lock_and_count_active(self, owner: uuid.UUID) -> int:
+        """The owner's queued and running runs, counted under a transaction-level lock of the owner's
+        scans, so the count holds until this transaction ends."""
+        self.session.execute(text("SELECT pg_advisory_xact_lock(hashtext('scout.scans'), hashtext(:owner))"),
+                             {"owner": str(owner)})
+        return self.session.execute(
+            text("SELECT count(*) FROM scout.runs WHERE owner_id = :owner AND status = ANY(:active)"),
+            {"owner": owner, "active": list(ACTIVE_STATUSES)},
+        ).scalar_one()
+
     def status(self, owner: uuid.UUID, run_id: uuid.UUID) -> str | None:
         return self.session.execute(
             text("SELECT status FROM scout.runs WHERE id = :id AND owner_id = :owner"), {"id": run_id, "owner": owner}

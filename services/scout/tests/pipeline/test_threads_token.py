@@ -13,6 +13,7 @@ from cryptography.fernet import Fernet
 from sqlalchemy import text
 
 from devstack.search_api import SearchApi
+from devstack.tls import DEV_CA
 from feeds_runtime.db import Database, make_engine
 from scout.pipeline.sources import FailureKind, SourceUnavailable, build_sources
 from scout.pipeline.sources.threads_token import ThreadsToken
@@ -120,7 +121,7 @@ def test_a_token_nearing_its_end_is_refreshed_and_kept_encrypted_for_every_worke
 
 def test_the_scout_server_checks_the_token_at_start(settings, client, api, database, tmp_path):
     api.token_scopes = ["threads_basic"]
-    env = {**os.environ, "SCOUT_GRPC_PORT": "0"}
+    env = {**os.environ, "SCOUT_GRPC_PORT": "0", "SCOUT_GRPC_HEALTH_PORT": "0", **DEV_CA.env("scout")}
     server = subprocess.Popen([sys.executable, "-m", "scout", "server"], env=env, stdout=subprocess.DEVNULL,
                               stderr=open(tmp_path / "server.log", "w"))
     try:
