@@ -70,6 +70,20 @@ class TimelineBlock(TypedDict):
 
 
 @with_config(CLOSED)
+class TimelineMute(TypedDict):
+    author_id: Uuid
+    # null: until unmuted.
+    until: DateTime | None
+    created_at: DateTime
+
+
+@with_config(CLOSED)
+class TimelineUnmuted(TypedDict):
+    author_id: Uuid
+    muted: bool
+
+
+@with_config(CLOSED)
 class TimelinePong(TypedDict):
     ok: bool
 
@@ -88,6 +102,12 @@ def post(message: pb.Post) -> TimelinePost:
         "published_at": rfc3339(message.published_at),
         "stats": stats(message.stats),
     }
+
+
+def mute(message: pb.Mute) -> TimelineMute:
+    return {"author_id": message.author_id,
+            "until": rfc3339(message.until) if message.HasField("until") else None,
+            "created_at": rfc3339(message.created_at)}
 
 
 def items(messages) -> list[TimelineItem]:

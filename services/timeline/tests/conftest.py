@@ -20,6 +20,7 @@ from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from timeline import jobs
 from timeline.app import SERVICE
+from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService
 from timeline.settings import TimelineSettings
@@ -54,6 +55,10 @@ class Timeline:
         with self.database.transaction() as session:
             return fn(TimelineService(session, self.settings))
 
+    def policy(self, fn):
+        with self.database.transaction() as session:
+            return fn(PolicyService(session))
+
     def projection(self, fn):
         with self.database.transaction() as session:
             return fn(Projection(session, self.settings))
@@ -80,8 +85,8 @@ class Timeline:
     def expected_home(self, viewer: uuid.UUID) -> list[uuid.UUID]:
         """The viewer's home timeline recomputed from the canonical tables, by the rules of the
         specification rather than by the service's queries: the viewer's own live visible posts and
-        the live, visible, public posts of the authors it follows, minus blocked pairs, newest first,
-        ties broken by the entry id derived from (tenant, viewer, post)."""
+        the live, visible, public posts of the authors it follows, minus blocked pairs and authors
+        it mutes now, newest first, ties broken by the entry id derived from (tenant, viewer, post)."""
         with self.database.transaction() as session:
             posts = session.execute(text("SELECT id, author_id, visibility, moderation_state, deleted_at, "
                                          "published_at FROM timeline.posts WHERE tenant_id = :t"),
@@ -91,10 +96,15 @@ class Timeline:
                                            {"t": self.tenant, "v": viewer}).scalars())
             blocks = {tuple(row) for row in session.execute(
                 text("SELECT blocker_id, blocked_id FROM timeline.blocks WHERE tenant_id = :t"), {"t": self.tenant})}
+            now = session.execute(text("SELECT now()")).scalar_one()
+            muted = {row.author_id for row in session.execute(
+                text("SELECT author_id, until FROM timeline.mutes WHERE tenant_id = :t AND viewer_id = :v"),
+                {"t": self.tenant, "v": viewer}) if row.until is None or row.until > now}
         seen = [
             post for post in posts
             if post.deleted_at is None and post.moderation_state == "visible"
             and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
+            and post.author_id not in muted
             and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
         ]
         seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)

@@ -22,6 +22,10 @@ def invalid_cursor() -> InvalidArgument:
     return InvalidArgument("invalid_cursor", "cursor is not a next_cursor issued for this timeline")
 
 
+def limit_exceeded(message: str) -> InvalidArgument:
+    return InvalidArgument("limit_exceeded", message)
+
+
 def post_not_found() -> NotFound:
     return NotFound("not_found", "post not found")
 

@@ -33,6 +33,8 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 MAX_BODY_CHARS = 10_000
 MAX_IDEMPOTENCY_KEY_CHARS = 255
+# Active mutes a viewer may hold at once.
+MAX_MUTES_PER_VIEWER = 1000
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,14 @@ class TimelineItem(NamedTuple):
 class HomePage:
     items: list[TimelineItem]
     next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class Mute:
+    author_id: uuid.UUID
+    # None: until unmuted.
+    until: datetime | None
+    created_at: datetime
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,20 @@ class TimelineEntry(Base):
     materialized_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
+class Mute(Base):
+    """A viewer mutes an author: the author's posts leave the viewer's home reads while the mute holds
+    (no `until`, or `until` still ahead). Nothing is written or removed in the projection."""
+
+    __tablename__ = "mutes"
+    __table_args__ = (CheckConstraint("viewer_id <> author_id", name="not_self"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class PulledAuthor(Base):
     """An author with posts delivered by pull: home reads look for posts of the followees listed here."""
 

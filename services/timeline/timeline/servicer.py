@@ -16,7 +16,8 @@ from feeds_runtime.db import Database
 from feeds_runtime.events import serve_list_events
 from timeline import codes
 from timeline.models import events as events_table
-from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
+from timeline.domain import Moderation, Mute, Post, Stats, TimelineItem, Visibility
+from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
 from timeline.settings import TimelineSettings
@@ -41,6 +42,18 @@ def _timestamp_fields(value: datetime) -> dict[str, int]:
 
 def _timestamp(value: datetime) -> Timestamp:
     return Timestamp(**_timestamp_fields(value))
+
+
+def _optional_time(message, field: str) -> datetime | None:
+    """A Timestamp field that may be absent, as an aware datetime."""
+    return getattr(message, field).ToDatetime(tzinfo=UTC) if message.HasField(field) else None
+
+
+def _mute(mute: Mute) -> pb.Mute:
+    message = pb.Mute(author_id=str(mute.author_id), created_at=_timestamp(mute.created_at))
+    if mute.until is not None:
+        message.until.CopyFrom(_timestamp(mute.until))
+    return message
 
 
 def _stats(stats: Stats) -> pb.PostStats:
@@ -142,6 +155,33 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
         add_items(response.items, page.items)
         return response
+
+
+class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):
+    """The viewer's own policy over its home timeline (timeline.policy)."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    def MuteAuthor(self, request: pb.MuteAuthorRequest, context) -> pb.MuteAuthorResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        author = parse_id(request.author_id, "author_id")
+        with self._database.transaction() as session:
+            mute = PolicyService(session).mute(tenant, viewer, author, _optional_time(request, "until"))
+        return pb.MuteAuthorResponse(mute=_mute(mute))
+
+    def UnmuteAuthor(self, request: pb.UnmuteAuthorRequest, context) -> pb.UnmuteAuthorResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        author = parse_id(request.author_id, "author_id")
+        with self._database.transaction() as session:
+            PolicyService(session).unmute(tenant, viewer, author)
+        return pb.UnmuteAuthorResponse()
+
+    def ListMutes(self, request: pb.ListMutesRequest, context) -> pb.ListMutesResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            mutes = PolicyService(connection).mutes_of(tenant, viewer)
+        return pb.ListMutesResponse(mutes=[_mute(mute) for mute in mutes])
 
 
 class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):

@@ -70,10 +70,16 @@ def _answers(context: Context, schema: dict[str, Any] | None, success: tuple[int
     return {**ok, **{status: error(context, status) for status in errors}}
 
 
-def timeline(data: Any, *errors: int, success: tuple[int, ...] = (200,), paged: bool = False) -> dict:
-    """`{"data": <data>}`, or with `paged` `{"data": [<data>…], "page": {"next_cursor"}}`."""
-    name = data.__name__ + ("Page" if paged else "Response")
-    schema = _ref(name, TimelinePageBody[data] if paged else TimelineBody[data])
+def timeline(data: Any, *errors: int, success: tuple[int, ...] = (200,), paged: bool = False,
+             listed: bool = False) -> dict:
+    """`{"data": <data>}`; with `listed` `{"data": [<data>…]}` (a whole list, no paging); with `paged`
+    `{"data": [<data>…], "page": {"next_cursor"}}`."""
+    if paged:
+        schema = _ref(data.__name__ + "Page", TimelinePageBody[data])
+    elif listed:
+        schema = _ref(data.__name__ + "List", TimelineBody[list[data]])
+    else:
+        schema = _ref(data.__name__ + "Response", TimelineBody[data])
     return _answers(Context.TIMELINE, schema, success, errors)
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from typing import Literal, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
+from google.protobuf.timestamp_pb2 import Timestamp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feeds.timeline.v1 import timeline_pb2 as pb
@@ -23,23 +25,27 @@ from gateway.auth import HostCall
 from gateway.clients import call_metadata
 from gateway.idempotency import IDEMPOTENCY_KEY
 from gateway.contract import responses as answers
-from gateway.contract.fields import UuidPath, pattern, visible_text
+from gateway.contract.fields import RFC3339, UuidPath, pattern, visible_text
 from gateway.envelopes import timeline_data, timeline_page
 from gateway.timeline_views import (
     TimelineBlock,
     TimelineDeleted,
     TimelineFollow,
     TimelineItem,
+    TimelineMute,
     TimelinePong,
     TimelinePost,
+    TimelineUnmuted,
 )
 
 router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
 
 SERVICE = "feeds.timeline.v1.TimelineService"
 ADMIN = "feeds.timeline.v1.TimelineAdmin"
+POLICY = "feeds.timeline.v1.TimelinePolicy"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
-IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"]}
+IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"],
+                                          POLICY: ["ListMutes"]}
 
 # The signature headers are the security schemes of the document (gateway.contract.document); the
 # acting user is a parameter, required where the operation acts as someone.
@@ -67,9 +73,25 @@ class ModerationBody(BaseModel):
     moderation_state: Literal["visible", "hidden", "removed"]
 
 
-def _with_body(model: type[BaseModel], viewer: dict) -> dict:
-    return {**viewer, "requestBody": {"required": True,
+class MuteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    until: str | None = Field(default=None, pattern=RFC3339, json_schema_extra={"format": "date-time"},
+                              description="When the mute ends (in the future); absent or null: until unmuted.")
+
+
+def _with_body(model: type[BaseModel], viewer: dict, *, required: bool = True) -> dict:
+    return {**viewer, "requestBody": {"required": required,
                                       "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+def _timestamp(value: str, field: str) -> Timestamp:
+    """An RFC 3339 time of a body (its pattern already checked) as a protobuf Timestamp."""
+    try:
+        stamp = Timestamp()
+        stamp.FromDatetime(datetime.fromisoformat(value.upper()))
+        return stamp
+    except (ValueError, OverflowError):
+        raise ApiError(400, "invalid_request", f"{field}: not a valid RFC 3339 time") from None
 
 
 async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall, uuid.UUID | None]:
@@ -87,9 +109,13 @@ async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall,
 Body = TypeVar("Body", bound=BaseModel)
 
 
-async def _body(request: Request, model: type[Body]) -> Body:
+async def _body(request: Request, model: type[Body], *, optional: bool = False) -> Body:
+    """The request's JSON body as `model`; with `optional`, no body at all is the model's defaults."""
+    raw = await request.body()
+    if optional and not raw:
+        return model()
     try:
-        return model.model_validate(bodies.loads(await request.body() or b"null"))
+        return model.model_validate(bodies.loads(raw or b"null"))
     except json.JSONDecodeError as error:
         raise ApiError(400, "invalid_request", f"the body must be a JSON object: {error.msg}") from None
     except ValidationError as error:
@@ -102,6 +128,11 @@ def _stubs(request: Request):
     channel = request.app.state.channels["timeline"]
     return (timeline_pb2_grpc.TimelineServiceStub(channel.channel), timeline_pb2_grpc.TimelineAdminStub(channel.channel),
             channel.deadline)
+
+
+def _policy(request: Request) -> tuple[timeline_pb2_grpc.TimelinePolicyStub, float]:
+    channel = request.app.state.channels["timeline"]
+    return timeline_pb2_grpc.TimelinePolicyStub(channel.channel), channel.deadline
 
 
 @router.post("/posts", summary="Publish a post as the viewer (a retry with its Idempotency-Key: the first answer)",
@@ -236,3 +267,41 @@ async def ping(request: Request) -> JSONResponse:
     await admin.Ping(pb.PingRequest(), timeout=deadline, metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
     pong: TimelinePong = {"ok": True}
     return timeline_data(pong)
+
+
+@router.put("/mutes/{author_id}", summary="The viewer mutes an author, optionally until a time (not themselves: 400)",
+            description="The author's posts leave the viewer's home timeline from the next read on and come back "
+                        "on unmute or when `until` passes; nothing else changes (a mute is not a block). Muting "
+                        "again replaces the end. At most 1,000 mutes per viewer (`limit_exceeded`).",
+            openapi_extra=_with_body(MuteBody, VIEWER, required=False), responses=answers.timeline(TimelineMute))
+async def mute(request: Request, author_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, MuteBody, optional=True)
+    message = pb.MuteAuthorRequest(author_id=author_id)
+    if body.until is not None:
+        message.until.CopyFrom(_timestamp(body.until, "until"))
+    stub, deadline = _policy(request)
+    response = await stub.MuteAuthor(message, timeout=deadline,
+                                     metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.mute(response.mute))
+
+
+@router.delete("/mutes/{author_id}", summary="The viewer unmutes an author", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineUnmuted))
+async def unmute(request: Request, author_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.UnmuteAuthor(pb.UnmuteAuthorRequest(author_id=author_id), timeout=deadline,
+                            metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    unmuted: TimelineUnmuted = {"author_id": author_id, "muted": False}
+    return timeline_data(unmuted)
+
+
+@router.get("/mutes", summary="The viewer's mutes in force, most recent first", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineMute, listed=True))
+async def list_mutes(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListMutes(pb.ListMutesRequest(), timeout=deadline,
+                                    metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.mute(mute) for mute in response.mutes])

@@ -8,7 +8,8 @@ that never overlap, since every post has exactly one of them for a given viewer:
 
 A pulled post gets the position its entry would have (ids derive from tenant, viewer and post), so
 a cursor means the same thing whichever source a row came from. Every source applies the same rules
-(deleted, moderation, visibility, blocks), whatever clean-up is still pending. Statements use
+(deleted, moderation, visibility, blocks), whatever clean-up is still pending, and leaves out the
+posts of authors the viewer mutes now (a mute changes no entry: it applies at read time). Statements use
 psycopg placeholders: this is the hottest read, sent straight to the driver connection.
 """
 
@@ -20,7 +21,7 @@ from datetime import datetime
 from feeds_runtime.db import Executor, driver_connection
 from timeline.cursor import Position
 from timeline.domain import TimelineItem
-from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked
+from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked, muted
 
 
 def _item_columns(alias: str) -> str:
@@ -35,6 +36,7 @@ def _item_columns(alias: str) -> str:
 _ROW = "r.entry_id, r.post_id, r.ranked_at, r.author_id, r.body, r.published_at, r.like_count, r.reply_count, r.share_count"
 _PULLED_ID = ENTRY_ID.format(tenant="p.tenant_id", viewer="f.follower_id", post="p.id")
 _NOT_BLOCKED = f"NOT {blocked('%(viewer)s', 'f.followee_id', '%(tenant)s')}"
+_NOT_MUTED = f"NOT {muted('%(viewer)s', 'f.followee_id', '%(tenant)s')}"
 
 
 def _posts_of_follows(delivery: str, boundary: str) -> str:
@@ -51,6 +53,7 @@ def _posts_of_follows(delivery: str, boundary: str) -> str:
             ORDER BY p.published_at DESC, entry_id DESC LIMIT %(limit)s
         ) r
         WHERE f.tenant_id = %(tenant)s AND f.follower_id = %(viewer)s AND f.ended_at IS NULL AND {_NOT_BLOCKED}
+          AND {_NOT_MUTED}
     """
 
 
@@ -77,6 +80,7 @@ def _page_sql(after: bool) -> str:
               AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
               AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
               AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
+              AND NOT {muted('%(viewer)s', 'e.author_id', '%(tenant)s')}
             ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
         SELECT {_item_columns('u')}, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
             SELECT * FROM entries

@@ -21,6 +21,12 @@ def blocked(viewer: str, author: str, tenant: str = ":tenant") -> str:
                  OR (b.blocker_id = {author} AND b.blocked_id = {viewer})))"""
 
 
+def muted(viewer: str, author: str, tenant: str = ":tenant") -> str:
+    """The viewer mutes the author now: a mute without an end, or one whose end is still ahead."""
+    return f"""EXISTS (SELECT 1 FROM timeline.mutes m WHERE m.tenant_id = {tenant} AND m.viewer_id = {viewer}
+               AND m.author_id = {author} AND (m.until IS NULL OR m.until > now()))"""
+
+
 def advisory_locks(function: str, namespace: str) -> str:
     """One statement taking a transaction-scoped advisory lock per id of `:ids` (sorted by the caller,
     so lockers never deadlock), keyed by namespace, tenant and id."""

@@ -25,17 +25,17 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n feeds/timeline/v1/timeline.proto\x12\x11\x66\x65\x65\x64s.timeline.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"I\n\tPostStats\x12\x12\n\nlike_count\x18\x01 \x01(\x03\x12\x13\n\x0breply_count\x18\x02 \x01(\x03\x12\x13\n\x0bshare_count\x18\x03 \x01(\x03\"\x83\x02\n\x04Post\x12\n\n\x02id\x18\x01 \x01(\t\x12\x11\n\tauthor_id\x18\x02 \x01(\t\x12\x0c\n\x04\x62ody\x18\x03 \x01(\t\x12\x31\n\nvisibility\x18\x04 \x01(\x0e\x32\x1d.feeds.timeline.v1.Visibility\x12<\n\x10moderation_state\x18\x05 \x01(\x0e\x32\".feeds.timeline.v1.ModerationState\x12\x30\n\x0cpublished_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05stats\x18\x07 \x01(\x0b\x32\x1c.feeds.timeline.v1.PostStats\"\xe0\x01\n\x0cTimelineItem\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x0f\n\x07post_id\x18\x02 \x01(\t\x12\x11\n\tauthor_id\x18\x03 \x01(\t\x12\x0c\n\x04\x62ody\x18\x04 \x01(\t\x12\x30\n\x0cpublished_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12-\n\tranked_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05stats\x18\x07 \x01(\x0b\x32\x1c.feeds.timeline.v1.PostStats\"n\n\x12PublishPostRequest\x12\x0c\n\x04\x62ody\x18\x01 \x01(\t\x12\x31\n\nvisibility\x18\x02 \x01(\x0e\x32\x1d.feeds.timeline.v1.Visibility\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\"N\n\x13PublishPostResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"!\n\x0eGetPostRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\"8\n\x0fGetPostResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\"$\n\x11\x44\x65letePostRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\"\x14\n\x12\x44\x65letePostResponse\"e\n\x14SetModerationRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\x12<\n\x10moderation_state\x18\x02 \x01(\x0e\x32\".feeds.timeline.v1.ModerationState\">\n\x15SetModerationResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\"$\n\rFollowRequest\x12\x13\n\x0b\x66ollowee_id\x18\x01 \x01(\t\"\x10\n\x0e\x46ollowResponse\"&\n\x0fUnfollowRequest\x12\x13\n\x0b\x66ollowee_id\x18\x01 \x01(\t\"\x12\n\x10UnfollowResponse\"\"\n\x0c\x42lockRequest\x12\x12\n\nblocked_id\x18\x01 \x01(\t\"\x0f\n\rBlockResponse\"$\n\x0eUnblockRequest\x12\x12\n\nblocked_id\x18\x01 \x01(\t\"\x11\n\x0fUnblockResponse\"F\n\x16GetHomeTimelineRequest\x12\x12\n\x05limit\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06\x63ursor\x18\x02 \x01(\tB\x08\n\x06_limit\"^\n\x17GetHomeTimelineResponse\x12.\n\x05items\x18\x01 \x03(\x0b\x32\x1f.feeds.timeline.v1.TimelineItem\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\t\")\n\x14RebuildViewerRequest\x12\x11\n\tviewer_id\x18\x01 \x01(\t\":\n\x15RebuildViewerResponse\x12\x10\n\x08upserted\x18\x01 \x01(\x03\x12\x0f\n\x07removed\x18\x02 \x01(\x03\"\'\n\x12\x41uditViewerRequest\x12\x11\n\tviewer_id\x18\x01 \x01(\t\"X\n\x13\x41uditViewerResponse\x12\x18\n\x10missing_post_ids\x18\x01 \x03(\t\x12\x16\n\x0e\x65xtra_post_ids\x18\x02 \x03(\t\x12\x0f\n\x07in_sync\x18\x03 \x01(\x08\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse\"n\n\x05\x45vent\x12\x10\n\x08position\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12/\n\x0boccurred_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"1\n\x11ListEventsRequest\x12\r\n\x05\x61\x66ter\x18\x01 \x01(\x03\x12\r\n\x05limit\x18\x02 \x01(\x05\"R\n\x12ListEventsResponse\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.feeds.timeline.v1.Event\x12\x12\n\nnext_after\x18\x02 \x01(\x03*W\n\nVisibility\x12\x1a\n\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x15\n\x11VISIBILITY_PUBLIC\x10\x01\x12\x16\n\x12VISIBILITY_PRIVATE\x10\x02*\x8c\x01\n\x0fModerationState\x12 \n\x1cMODERATION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18MODERATION_STATE_VISIBLE\x10\x01\x12\x1b\n\x17MODERATION_STATE_HIDDEN\x10\x02\x12\x1c\n\x18MODERATION_STATE_REMOVED\x10\x03\x32\xac\x06\n\x0fTimelineService\x12\\\n\x0bPublishPost\x12%.feeds.timeline.v1.PublishPostRequest\x1a&.feeds.timeline.v1.PublishPostResponse\x12P\n\x07GetPost\x12!.feeds.timeline.v1.GetPostRequest\x1a\".feeds.timeline.v1.GetPostResponse\x12Y\n\nDeletePost\x12$.feeds.timeline.v1.DeletePostRequest\x1a%.feeds.timeline.v1.DeletePostResponse\x12\x62\n\rSetModeration\x12\'.feeds.timeline.v1.SetModerationRequest\x1a(.feeds.timeline.v1.SetModerationResponse\x12M\n\x06\x46ollow\x12 .feeds.timeline.v1.FollowRequest\x1a!.feeds.timeline.v1.FollowResponse\x12S\n\x08Unfollow\x12\".feeds.timeline.v1.UnfollowRequest\x1a#.feeds.timeline.v1.UnfollowResponse\x12J\n\x05\x42lock\x12\x1f.feeds.timeline.v1.BlockRequest\x1a .feeds.timeline.v1.BlockResponse\x12P\n\x07Unblock\x12!.feeds.timeline.v1.UnblockRequest\x1a\".feeds.timeline.v1.UnblockResponse\x12h\n\x0fGetHomeTimeline\x12).feeds.timeline.v1.GetHomeTimelineRequest\x1a*.feeds.timeline.v1.GetHomeTimelineResponse2\x9a\x02\n\rTimelineAdmin\x12\x62\n\rRebuildViewer\x12\'.feeds.timeline.v1.RebuildViewerRequest\x1a(.feeds.timeline.v1.RebuildViewerResponse\x12\\\n\x0b\x41uditViewer\x12%.feeds.timeline.v1.AuditViewerRequest\x1a&.feeds.timeline.v1.AuditViewerResponse\x12G\n\x04Ping\x12\x1e.feeds.timeline.v1.PingRequest\x1a\x1f.feeds.timeline.v1.PingResponse2k\n\x0eTimelineEvents\x12Y\n\nListEvents\x12$.feeds.timeline.v1.ListEventsRequest\x1a%.feeds.timeline.v1.ListEventsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n feeds/timeline/v1/timeline.proto\x12\x11\x66\x65\x65\x64s.timeline.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"I\n\tPostStats\x12\x12\n\nlike_count\x18\x01 \x01(\x03\x12\x13\n\x0breply_count\x18\x02 \x01(\x03\x12\x13\n\x0bshare_count\x18\x03 \x01(\x03\"\x83\x02\n\x04Post\x12\n\n\x02id\x18\x01 \x01(\t\x12\x11\n\tauthor_id\x18\x02 \x01(\t\x12\x0c\n\x04\x62ody\x18\x03 \x01(\t\x12\x31\n\nvisibility\x18\x04 \x01(\x0e\x32\x1d.feeds.timeline.v1.Visibility\x12<\n\x10moderation_state\x18\x05 \x01(\x0e\x32\".feeds.timeline.v1.ModerationState\x12\x30\n\x0cpublished_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05stats\x18\x07 \x01(\x0b\x32\x1c.feeds.timeline.v1.PostStats\"\xe0\x01\n\x0cTimelineItem\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x0f\n\x07post_id\x18\x02 \x01(\t\x12\x11\n\tauthor_id\x18\x03 \x01(\t\x12\x0c\n\x04\x62ody\x18\x04 \x01(\t\x12\x30\n\x0cpublished_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12-\n\tranked_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05stats\x18\x07 \x01(\x0b\x32\x1c.feeds.timeline.v1.PostStats\"n\n\x12PublishPostRequest\x12\x0c\n\x04\x62ody\x18\x01 \x01(\t\x12\x31\n\nvisibility\x18\x02 \x01(\x0e\x32\x1d.feeds.timeline.v1.Visibility\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\"N\n\x13PublishPostResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\x12\x10\n\x08replayed\x18\x02 \x01(\x08\"!\n\x0eGetPostRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\"8\n\x0fGetPostResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\"$\n\x11\x44\x65letePostRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\"\x14\n\x12\x44\x65letePostResponse\"e\n\x14SetModerationRequest\x12\x0f\n\x07post_id\x18\x01 \x01(\t\x12<\n\x10moderation_state\x18\x02 \x01(\x0e\x32\".feeds.timeline.v1.ModerationState\">\n\x15SetModerationResponse\x12%\n\x04post\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Post\"$\n\rFollowRequest\x12\x13\n\x0b\x66ollowee_id\x18\x01 \x01(\t\"\x10\n\x0e\x46ollowResponse\"&\n\x0fUnfollowRequest\x12\x13\n\x0b\x66ollowee_id\x18\x01 \x01(\t\"\x12\n\x10UnfollowResponse\"\"\n\x0c\x42lockRequest\x12\x12\n\nblocked_id\x18\x01 \x01(\t\"\x0f\n\rBlockResponse\"$\n\x0eUnblockRequest\x12\x12\n\nblocked_id\x18\x01 \x01(\t\"\x11\n\x0fUnblockResponse\"F\n\x16GetHomeTimelineRequest\x12\x12\n\x05limit\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06\x63ursor\x18\x02 \x01(\tB\x08\n\x06_limit\"^\n\x17GetHomeTimelineResponse\x12.\n\x05items\x18\x01 \x03(\x0b\x32\x1f.feeds.timeline.v1.TimelineItem\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\t\"t\n\x04Mute\x12\x11\n\tauthor_id\x18\x01 \x01(\t\x12)\n\x05until\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\ncreated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"Q\n\x11MuteAuthorRequest\x12\x11\n\tauthor_id\x18\x01 \x01(\t\x12)\n\x05until\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\";\n\x12MuteAuthorResponse\x12%\n\x04mute\x18\x01 \x01(\x0b\x32\x17.feeds.timeline.v1.Mute\"(\n\x13UnmuteAuthorRequest\x12\x11\n\tauthor_id\x18\x01 \x01(\t\"\x16\n\x14UnmuteAuthorResponse\"\x12\n\x10ListMutesRequest\";\n\x11ListMutesResponse\x12&\n\x05mutes\x18\x01 \x03(\x0b\x32\x17.feeds.timeline.v1.Mute\")\n\x14RebuildViewerRequest\x12\x11\n\tviewer_id\x18\x01 \x01(\t\":\n\x15RebuildViewerResponse\x12\x10\n\x08upserted\x18\x01 \x01(\x03\x12\x0f\n\x07removed\x18\x02 \x01(\x03\"\'\n\x12\x41uditViewerRequest\x12\x11\n\tviewer_id\x18\x01 \x01(\t\"X\n\x13\x41uditViewerResponse\x12\x18\n\x10missing_post_ids\x18\x01 \x03(\t\x12\x16\n\x0e\x65xtra_post_ids\x18\x02 \x03(\t\x12\x0f\n\x07in_sync\x18\x03 \x01(\x08\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse\"n\n\x05\x45vent\x12\x10\n\x08position\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12/\n\x0boccurred_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"1\n\x11ListEventsRequest\x12\r\n\x05\x61\x66ter\x18\x01 \x01(\x03\x12\r\n\x05limit\x18\x02 \x01(\x05\"R\n\x12ListEventsResponse\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.feeds.timeline.v1.Event\x12\x12\n\nnext_after\x18\x02 \x01(\x03*W\n\nVisibility\x12\x1a\n\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x15\n\x11VISIBILITY_PUBLIC\x10\x01\x12\x16\n\x12VISIBILITY_PRIVATE\x10\x02*\x8c\x01\n\x0fModerationState\x12 \n\x1cMODERATION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18MODERATION_STATE_VISIBLE\x10\x01\x12\x1b\n\x17MODERATION_STATE_HIDDEN\x10\x02\x12\x1c\n\x18MODERATION_STATE_REMOVED\x10\x03\x32\xac\x06\n\x0fTimelineService\x12\\\n\x0bPublishPost\x12%.feeds.timeline.v1.PublishPostRequest\x1a&.feeds.timeline.v1.PublishPostResponse\x12P\n\x07GetPost\x12!.feeds.timeline.v1.GetPostRequest\x1a\".feeds.timeline.v1.GetPostResponse\x12Y\n\nDeletePost\x12$.feeds.timeline.v1.DeletePostRequest\x1a%.feeds.timeline.v1.DeletePostResponse\x12\x62\n\rSetModeration\x12\'.feeds.timeline.v1.SetModerationRequest\x1a(.feeds.timeline.v1.SetModerationResponse\x12M\n\x06\x46ollow\x12 .feeds.timeline.v1.FollowRequest\x1a!.feeds.timeline.v1.FollowResponse\x12S\n\x08Unfollow\x12\".feeds.timeline.v1.UnfollowRequest\x1a#.feeds.timeline.v1.UnfollowResponse\x12J\n\x05\x42lock\x12\x1f.feeds.timeline.v1.BlockRequest\x1a .feeds.timeline.v1.BlockResponse\x12P\n\x07Unblock\x12!.feeds.timeline.v1.UnblockRequest\x1a\".feeds.timeline.v1.UnblockResponse\x12h\n\x0fGetHomeTimeline\x12).feeds.timeline.v1.GetHomeTimelineRequest\x1a*.feeds.timeline.v1.GetHomeTimelineResponse2\xa4\x02\n\x0eTimelinePolicy\x12Y\n\nMuteAuthor\x12$.feeds.timeline.v1.MuteAuthorRequest\x1a%.feeds.timeline.v1.MuteAuthorResponse\x12_\n\x0cUnmuteAuthor\x12&.feeds.timeline.v1.UnmuteAuthorRequest\x1a\'.feeds.timeline.v1.UnmuteAuthorResponse\x12V\n\tListMutes\x12#.feeds.timeline.v1.ListMutesRequest\x1a$.feeds.timeline.v1.ListMutesResponse2\x9a\x02\n\rTimelineAdmin\x12\x62\n\rRebuildViewer\x12\'.feeds.timeline.v1.RebuildViewerRequest\x1a(.feeds.timeline.v1.RebuildViewerResponse\x12\\\n\x0b\x41uditViewer\x12%.feeds.timeline.v1.AuditViewerRequest\x1a&.feeds.timeline.v1.AuditViewerResponse\x12G\n\x04Ping\x12\x1e.feeds.timeline.v1.PingRequest\x1a\x1f.feeds.timeline.v1.PingResponse2k\n\x0eTimelineEvents\x12Y\n\nListEvents\x12$.feeds.timeline.v1.ListEventsRequest\x1a%.feeds.timeline.v1.ListEventsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'feeds.timeline.v1.timeline_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_VISIBILITY']._serialized_start=2070
-  _globals['_VISIBILITY']._serialized_end=2157
-  _globals['_MODERATIONSTATE']._serialized_start=2160
-  _globals['_MODERATIONSTATE']._serialized_end=2300
+  _globals['_VISIBILITY']._serialized_start=2479
+  _globals['_VISIBILITY']._serialized_end=2566
+  _globals['_MODERATIONSTATE']._serialized_start=2569
+  _globals['_MODERATIONSTATE']._serialized_end=2709
   _globals['_POSTSTATS']._serialized_start=88
   _globals['_POSTSTATS']._serialized_end=161
   _globals['_POST']._serialized_start=164
@@ -78,28 +78,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETHOMETIMELINEREQUEST']._serialized_end=1460
   _globals['_GETHOMETIMELINERESPONSE']._serialized_start=1462
   _globals['_GETHOMETIMELINERESPONSE']._serialized_end=1556
-  _globals['_REBUILDVIEWERREQUEST']._serialized_start=1558
-  _globals['_REBUILDVIEWERREQUEST']._serialized_end=1599
-  _globals['_REBUILDVIEWERRESPONSE']._serialized_start=1601
-  _globals['_REBUILDVIEWERRESPONSE']._serialized_end=1659
-  _globals['_AUDITVIEWERREQUEST']._serialized_start=1661
-  _globals['_AUDITVIEWERREQUEST']._serialized_end=1700
-  _globals['_AUDITVIEWERRESPONSE']._serialized_start=1702
-  _globals['_AUDITVIEWERRESPONSE']._serialized_end=1790
-  _globals['_PINGREQUEST']._serialized_start=1792
-  _globals['_PINGREQUEST']._serialized_end=1805
-  _globals['_PINGRESPONSE']._serialized_start=1807
-  _globals['_PINGRESPONSE']._serialized_end=1821
-  _globals['_EVENT']._serialized_start=1823
-  _globals['_EVENT']._serialized_end=1933
-  _globals['_LISTEVENTSREQUEST']._serialized_start=1935
-  _globals['_LISTEVENTSREQUEST']._serialized_end=1984
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=1986
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=2068
-  _globals['_TIMELINESERVICE']._serialized_start=2303
-  _globals['_TIMELINESERVICE']._serialized_end=3115
-  _globals['_TIMELINEADMIN']._serialized_start=3118
-  _globals['_TIMELINEADMIN']._serialized_end=3400
-  _globals['_TIMELINEEVENTS']._serialized_start=3402
-  _globals['_TIMELINEEVENTS']._serialized_end=3509
+  _globals['_MUTE']._serialized_start=1558
+  _globals['_MUTE']._serialized_end=1674
+  _globals['_MUTEAUTHORREQUEST']._serialized_start=1676
+  _globals['_MUTEAUTHORREQUEST']._serialized_end=1757
+  _globals['_MUTEAUTHORRESPONSE']._serialized_start=1759
+  _globals['_MUTEAUTHORRESPONSE']._serialized_end=1818
+  _globals['_UNMUTEAUTHORREQUEST']._serialized_start=1820
+  _globals['_UNMUTEAUTHORREQUEST']._serialized_end=1860
+  _globals['_UNMUTEAUTHORRESPONSE']._serialized_start=1862
+  _globals['_UNMUTEAUTHORRESPONSE']._serialized_end=1884
+  _globals['_LISTMUTESREQUEST']._serialized_start=1886
+  _globals['_LISTMUTESREQUEST']._serialized_end=1904
+  _globals['_LISTMUTESRESPONSE']._serialized_start=1906
+  _globals['_LISTMUTESRESPONSE']._serialized_end=1965
+  _globals['_REBUILDVIEWERREQUEST']._serialized_start=1967
+  _globals['_REBUILDVIEWERREQUEST']._serialized_end=2008
+  _globals['_REBUILDVIEWERRESPONSE']._serialized_start=2010
+  _globals['_REBUILDVIEWERRESPONSE']._serialized_end=2068
+  _globals['_AUDITVIEWERREQUEST']._serialized_start=2070
+  _globals['_AUDITVIEWERREQUEST']._serialized_end=2109
+  _globals['_AUDITVIEWERRESPONSE']._serialized_start=2111
+  _globals['_AUDITVIEWERRESPONSE']._serialized_end=2199
+  _globals['_PINGREQUEST']._serialized_start=2201
+  _globals['_PINGREQUEST']._serialized_end=2214
+  _globals['_PINGRESPONSE']._serialized_start=2216
+  _globals['_PINGRESPONSE']._serialized_end=2230
+  _globals['_EVENT']._serialized_start=2232
+  _globals['_EVENT']._serialized_end=2342
+  _globals['_LISTEVENTSREQUEST']._serialized_start=2344
+  _globals['_LISTEVENTSREQUEST']._serialized_end=2393
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=2395
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=2477
+  _globals['_TIMELINESERVICE']._serialized_start=2712
+  _globals['_TIMELINESERVICE']._serialized_end=3524
+  _globals['_TIMELINEPOLICY']._serialized_start=3527
+  _globals['_TIMELINEPOLICY']._serialized_end=3819
+  _globals['_TIMELINEADMIN']._serialized_start=3822
+  _globals['_TIMELINEADMIN']._serialized_end=4104
+  _globals['_TIMELINEEVENTS']._serialized_start=4106
+  _globals['_TIMELINEEVENTS']._serialized_end=4213
 # @@protoc_insertion_point(module_scope)

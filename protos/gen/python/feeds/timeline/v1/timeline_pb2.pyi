@@ -186,6 +186,50 @@ class GetHomeTimelineResponse(_message.Message):
     next_cursor: str
     def __init__(self, items: _Optional[_Iterable[_Union[TimelineItem, _Mapping]]] = ..., next_cursor: _Optional[str] = ...) -> None: ...
 
+class Mute(_message.Message):
+    __slots__ = ("author_id", "until", "created_at")
+    AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    author_id: str
+    until: _timestamp_pb2.Timestamp
+    created_at: _timestamp_pb2.Timestamp
+    def __init__(self, author_id: _Optional[str] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class MuteAuthorRequest(_message.Message):
+    __slots__ = ("author_id", "until")
+    AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    author_id: str
+    until: _timestamp_pb2.Timestamp
+    def __init__(self, author_id: _Optional[str] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class MuteAuthorResponse(_message.Message):
+    __slots__ = ("mute",)
+    MUTE_FIELD_NUMBER: _ClassVar[int]
+    mute: Mute
+    def __init__(self, mute: _Optional[_Union[Mute, _Mapping]] = ...) -> None: ...
+
+class UnmuteAuthorRequest(_message.Message):
+    __slots__ = ("author_id",)
+    AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
+    author_id: str
+    def __init__(self, author_id: _Optional[str] = ...) -> None: ...
+
+class UnmuteAuthorResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListMutesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListMutesResponse(_message.Message):
+    __slots__ = ("mutes",)
+    MUTES_FIELD_NUMBER: _ClassVar[int]
+    mutes: _containers.RepeatedCompositeFieldContainer[Mute]
+    def __init__(self, mutes: _Optional[_Iterable[_Union[Mute, _Mapping]]] = ...) -> None: ...
+
 class RebuildViewerRequest(_message.Message):
     __slots__ = ("viewer_id",)
     VIEWER_ID_FIELD_NUMBER: _ClassVar[int]

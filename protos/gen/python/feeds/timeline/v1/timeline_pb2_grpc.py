@@ -441,6 +441,172 @@ class TimelineService:
             _registered_method=True)
 
 
+class TimelinePolicyStub:
+    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
+    is redone when it changes.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.MuteAuthor = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/MuteAuthor',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.FromString,
+                _registered_method=True)
+        self.UnmuteAuthor = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/UnmuteAuthor',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.FromString,
+                _registered_method=True)
+        self.ListMutes = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListMutes',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
+                _registered_method=True)
+
+
+class TimelinePolicyServicer:
+    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
+    is redone when it changes.
+    """
+
+    def MuteAuthor(self, request, context):
+        """Invalid: the author is the viewer, an end not in the future, or past the limit of mutes
+        (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnmuteAuthor(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMutes(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_TimelinePolicyServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'MuteAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.MuteAuthor,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.SerializeToString,
+            ),
+            'UnmuteAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnmuteAuthor,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.SerializeToString,
+            ),
+            'ListMutes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMutes,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'feeds.timeline.v1.TimelinePolicy', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('feeds.timeline.v1.TimelinePolicy', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class TimelinePolicy:
+    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
+    is redone when it changes.
+    """
+
+    @staticmethod
+    def MuteAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/MuteAuthor',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnmuteAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/UnmuteAuthor',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMutes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListMutes',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
 class TimelineAdminStub:
     """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
     of the host REST API.

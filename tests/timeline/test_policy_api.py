@@ -1,0 +1,105 @@
+"""A viewer's policy through the signed host API, against the real gateway, timeline server, worker
+and relay: mutes (with an end, listed, undone) act on the next read, without a job; bad input is a
+400 that changes nothing; another tenant sees none of it."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from devstack.host_client import Host
+from devstack.processes import ProcessGroup
+
+from .conftest import TENANTS, TimelineStack, jobs_settled, wait_until
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, platform_env) -> TimelineStack:
+    group = ProcessGroup(log_dir=Path(tmp_path_factory.mktemp("timeline-policy")) / "logs", env=platform_env)
+    stack = TimelineStack(group)
+    stack.start()
+    stack.start_gateway()
+    yield stack
+    group.stop()
+
+
+@pytest.fixture(scope="module")
+def host(stack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[0])
+
+
+@pytest.fixture(scope="module")
+def other_host(stack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[1])
+
+
+def publish(host: Host, author, body="hello", **more):
+    response = host.request("POST", "/api/v1/timeline/posts", viewer=author, json_body={"body": body, **more})
+    assert response.status_code == 201, response.text
+    return response.json()["data"]
+
+
+def home_ids(host: Host, viewer, query="limit=50") -> list[str]:
+    response = host.request("GET", "/api/v1/timeline/home", query=query, viewer=viewer)
+    assert response.status_code == 200, response.text
+    return [item["post_id"] for item in response.json()["data"]]
+
+
+def outbox_rows(engine) -> int:
+    with engine.connect() as connection:
+        return connection.execute(text("SELECT count(*) FROM timeline.outbox")).scalar_one()
+
+
+def followed_posts(host: Host, engine, viewer, author, bodies) -> list[dict]:
+    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
+    posts = [publish(host, author, body) for body in bodies]
+    wait_until(lambda: jobs_settled(engine, str(viewer), *(p["id"] for p in posts)), "follow and fan-out jobs")
+    return posts
+
+
+def test_a_mute_acts_on_the_next_read_and_an_unmute_undoes_it(host, other_host, timeline_engine):
+    viewer, author, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    posts = followed_posts(host, timeline_engine, viewer, author, ["one", "two"])
+    kept = followed_posts(host, timeline_engine, viewer, other, ["three"])
+    assert home_ids(host, viewer) == [kept[0]["id"], posts[1]["id"], posts[0]["id"]]
+    jobs = outbox_rows(timeline_engine)
+    until = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    muted = host.request("PUT", f"/api/v1/timeline/mutes/{author}", viewer=viewer, json_body={"until": until})
+    assert muted.status_code == 200
+    body = muted.json()["data"]
+    assert set(body) == {"author_id", "until", "created_at"} and body["author_id"] == str(author)
+    assert datetime.fromisoformat(body["until"]) == datetime.fromisoformat(until)
+    # The very next read leaves the author out, and no job was queued for it
+    assert home_ids(host, viewer) == [kept[0]["id"]]
+    listed = host.request("GET", "/api/v1/timeline/mutes", viewer=viewer).json()
+    assert listed == {"data": [body]}
+    # Muting again without an end (no body at all) replaces the end
+    forever = host.request("PUT", f"/api/v1/timeline/mutes/{author}", viewer=viewer)
+    assert forever.status_code == 200 and forever.json()["data"]["until"] is None
+    # A mute is not a block: the author's post stays readable by the viewer
+    assert host.request("GET", f"/api/v1/timeline/posts/{posts[0]['id']}", viewer=viewer).status_code == 200
+    # Another tenant's viewer of the same id sees nothing of it
+    assert other_host.request("GET", "/api/v1/timeline/mutes", viewer=viewer).json() == {"data": []}
+    unmuted = host.request("DELETE", f"/api/v1/timeline/mutes/{author}", viewer=viewer)
+    assert unmuted.status_code == 200 and unmuted.json() == {"data": {"author_id": str(author), "muted": False}}
+    assert home_ids(host, viewer) == [kept[0]["id"], posts[1]["id"], posts[0]["id"]]
+    assert outbox_rows(timeline_engine) == jobs
+
+
+def test_bad_mutes_are_a_400_that_changes_nothing(host):
+    viewer, author = uuid.uuid4(), uuid.uuid4()
+    past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+    for path, body in [(f"/mutes/{viewer}", None), (f"/mutes/{author}", {"until": past}),
+                       (f"/mutes/{author}", {"until": "tomorrow"}), (f"/mutes/{author}", {"until": "2026-13-01T00:00:00Z"}),
+                       (f"/mutes/{author}", {"until": 1893456000}), (f"/mutes/{author}", {"for": "ever"}),
+                       ("/mutes/not-a-uuid", None)]:
+        response = host.request("PUT", f"/api/v1/timeline{path}", viewer=viewer, json_body=body)
+        assert response.status_code == 400, (path, body, response.text)
+        assert response.json()["error"]["code"] == "invalid_request"
+    missing_viewer = host.request("PUT", f"/api/v1/timeline/mutes/{author}")
+    assert missing_viewer.status_code == 400
+    assert host.request("GET", "/api/v1/timeline/mutes", viewer=viewer).json() == {"data": []}
