@@ -54,7 +54,7 @@ schemathesis.auth.set_from_requests(Credentials())
 # within them; invalid cases are left alone.
 SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/", "/api/v1/timeline/mutes/")
 # Body fields that name a time still to come.
-FUTURE_TIMES = ("until",)
+FUTURE_TIMES = ("until", "expires_at")
 A_TOPIC = "鬼滅之刃"
 BRIEFS = ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}", "/api/v1/scout/suggestions")
 

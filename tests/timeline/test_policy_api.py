@@ -103,3 +103,55 @@ def test_bad_mutes_are_a_400_that_changes_nothing(host):
     missing_viewer = host.request("PUT", f"/api/v1/timeline/mutes/{author}")
     assert missing_viewer.status_code == 400
     assert host.request("GET", "/api/v1/timeline/mutes", viewer=viewer).json() == {"data": []}
+
+
+def test_word_filters_hide_or_mark_from_the_next_read(host, other_host, timeline_engine):
+    viewer, author = uuid.uuid4(), uuid.uuid4()
+    posts = followed_posts(host, timeline_engine, viewer, author,
+                           ["臺灣 news", "Big SPOILER ahead", "about concatenation", "nothing"])
+    created = host.request("POST", "/api/v1/timeline/filters", viewer=viewer,
+                           json_body={"phrase": "台湾", "action": "hide"})
+    assert created.status_code == 201, created.text
+    hide = created.json()["data"]
+    assert set(hide) == {"id", "phrase", "action", "created_at", "expires_at"}
+    assert (hide["phrase"], hide["action"], hide["expires_at"]) == ("台湾", "hide", None)
+    expires = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    warn = host.request("POST", "/api/v1/timeline/filters", viewer=viewer,
+                        json_body={"phrase": "Spoiler", "action": "warn", "expires_at": expires}).json()["data"]
+    cat = host.request("POST", "/api/v1/timeline/filters", viewer=viewer, json_body={"phrase": "cat"}).json()["data"]
+    assert cat["action"] == "hide"
+    page = host.request("GET", "/api/v1/timeline/home", query="limit=50", viewer=viewer).json()
+    assert [item["post_id"] for item in page["data"]] == [posts[3]["id"], posts[2]["id"], posts[1]["id"]]
+    assert [item["filtered"] for item in page["data"]] == [
+        [], [], [{"kind": "word", "filter_id": warn["id"], "value": "Spoiler"}]]
+    listed = host.request("GET", "/api/v1/timeline/filters", viewer=viewer).json()["data"]
+    assert [f["id"] for f in listed] == [hide["id"], warn["id"], cat["id"]]
+    # Another tenant cannot see or delete them, and its reads are untouched
+    assert other_host.request("GET", "/api/v1/timeline/filters", viewer=viewer).json() == {"data": []}
+    foreign = other_host.request("DELETE", f"/api/v1/timeline/filters/{hide['id']}", viewer=viewer)
+    assert foreign.status_code == 404 and foreign.json()["error"]["code"] == "not_found"
+    deleted = host.request("DELETE", f"/api/v1/timeline/filters/{hide['id']}", viewer=viewer)
+    assert deleted.status_code == 200 and deleted.json() == {"data": {"id": hide["id"], "deleted": True}}
+    assert home_ids(host, viewer)[-1] == posts[0]["id"]
+    again = host.request("DELETE", f"/api/v1/timeline/filters/{hide['id']}", viewer=viewer)
+    assert again.status_code == 404
+
+
+def test_full_pages_and_bad_filters(host, timeline_engine):
+    viewer, author = uuid.uuid4(), uuid.uuid4()
+    posts = followed_posts(host, timeline_engine, viewer, author,
+                           [("spoiler " if i % 4 else "") + f"post {i}" for i in range(12)])
+    assert host.request("POST", "/api/v1/timeline/filters", viewer=viewer,
+                        json_body={"phrase": "spoiler"}).status_code == 201
+    shown = [p["id"] for i, p in reversed(list(enumerate(posts))) if i % 4 == 0]
+    # Pages of two are full although three in four entries are hidden
+    first = host.request("GET", "/api/v1/timeline/home", query="limit=2", viewer=viewer).json()
+    assert [item["post_id"] for item in first["data"]] == shown[:2]
+    cursor = first["page"]["next_cursor"]
+    second = host.request("GET", "/api/v1/timeline/home", query=f"limit=2&cursor={cursor}", viewer=viewer).json()
+    assert [item["post_id"] for item in second["data"]] == shown[2:] and second["page"]["next_cursor"] is None
+    for body in [{"phrase": ""}, {"phrase": " "}, {"phrase": "x" * 101}, {"phrase": "x", "action": "mute"},
+                 {"phrase": "x", "expires_at": "2020-01-01T00:00:00Z"}, {"phrase": "x", "extra": 1}, {}]:
+        response = host.request("POST", "/api/v1/timeline/filters", viewer=viewer, json_body=body)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request", body
+    assert len(host.request("GET", "/api/v1/timeline/filters", viewer=viewer).json()["data"]) == 1

@@ -16,6 +16,9 @@ Moderation = Literal["visible", "hidden", "removed"]
 VISIBILITY: dict[pb.Visibility, Visibility] = {pb.VISIBILITY_PUBLIC: "public", pb.VISIBILITY_PRIVATE: "private"}
 MODERATION: dict[pb.ModerationState, Moderation] = {pb.MODERATION_STATE_VISIBLE: "visible", pb.MODERATION_STATE_HIDDEN: "hidden",
                                      pb.MODERATION_STATE_REMOVED: "removed"}
+FilterAction = Literal["hide", "warn"]
+FILTER_ACTION: dict[pb.FilterAction, FilterAction] = {pb.FILTER_ACTION_HIDE: "hide", pb.FILTER_ACTION_WARN: "warn"}
+FILTER_ACTION_PB = {name: value for value, name in FILTER_ACTION.items()}
 VISIBILITY_PB = {name: value for value, name in VISIBILITY.items()}
 MODERATION_PB = {name: value for value, name in MODERATION.items()}
 
@@ -39,6 +42,16 @@ class TimelinePost(TypedDict):
 
 
 @with_config(CLOSED)
+class TimelineFilterMatch(TypedDict):
+    """A viewer's word filter with the warn action that matched the entry's post."""
+
+    kind: Literal["word"]
+    filter_id: Uuid
+    # The filter's phrase as the viewer wrote it.
+    value: str
+
+
+@with_config(CLOSED)
 class TimelineItem(TypedDict):
     entry_id: Uuid
     post_id: Uuid
@@ -47,6 +60,8 @@ class TimelineItem(TypedDict):
     published_at: DateTime
     ranked_at: DateTime
     stats: TimelineStats
+    # Empty unless a filter with the warn action matched: the host may fold the entry.
+    filtered: list[TimelineFilterMatch]
 
 
 @with_config(CLOSED)
@@ -84,6 +99,22 @@ class TimelineUnmuted(TypedDict):
 
 
 @with_config(CLOSED)
+class TimelineWordFilter(TypedDict):
+    id: Uuid
+    phrase: str
+    action: FilterAction
+    created_at: DateTime
+    # null: until deleted.
+    expires_at: DateTime | None
+
+
+@with_config(CLOSED)
+class TimelineFilterDeleted(TypedDict):
+    id: Uuid
+    deleted: bool
+
+
+@with_config(CLOSED)
 class TimelinePong(TypedDict):
     ok: bool
 
@@ -110,6 +141,12 @@ def mute(message: pb.Mute) -> TimelineMute:
             "created_at": rfc3339(message.created_at)}
 
 
+def word_filter(message: pb.WordFilter) -> TimelineWordFilter:
+    return {"id": message.id, "phrase": message.phrase, "action": FILTER_ACTION[message.action],
+            "created_at": rfc3339(message.created_at),
+            "expires_at": rfc3339(message.expires_at) if message.HasField("expires_at") else None}
+
+
 def items(messages) -> list[TimelineItem]:
     """A page of timeline items."""
     return [item(message) for message in messages]
@@ -124,4 +161,5 @@ def item(message: pb.TimelineItem) -> TimelineItem:
         "published_at": rfc3339(message.published_at),
         "ranked_at": rfc3339(message.ranked_at),
         "stats": stats(message.stats),
+        "filtered": [{"kind": "word", "filter_id": match.filter_id, "value": match.value} for match in message.filtered],
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ import pytest
 from sqlalchemy import event, text
 
 from devstack.processes import wait_for
-from feeds_runtime import migrations
+from feeds_runtime import folding, migrations
 from feeds_runtime.db import Database, make_engine
 from timeline import jobs
 from timeline.app import SERVICE
@@ -72,23 +73,27 @@ class Timeline:
         return self.service(lambda s: s.home(self.tenant, viewer, limit, cursor))
 
     def all_home(self, viewer: uuid.UUID, limit: int = 100) -> list:
-        """Every page in turn; each but the last must be full."""
+        """Every page in turn; each but the last must be full, unless the read examined as many entries
+        as it may for one page."""
         items, cursor = [], ""
+        bound = max(self.settings.home_examine_max, limit + 1)
         while True:
             page = self.home(viewer, limit, cursor)
             items.extend(page.items)
+            assert page.examined <= bound
             if page.next_cursor is None:
                 return items
-            assert len(page.items) == limit, "a page before the end was not full"
+            assert len(page.items) == limit or page.examined == bound, "a page before the end was not full"
             cursor = page.next_cursor
 
     def expected_home(self, viewer: uuid.UUID) -> list[uuid.UUID]:
         """The viewer's home timeline recomputed from the canonical tables, by the rules of the
         specification rather than by the service's queries: the viewer's own live visible posts and
-        the live, visible, public posts of the authors it follows, minus blocked pairs and authors
-        it mutes now, newest first, ties broken by the entry id derived from (tenant, viewer, post)."""
+        the live, visible, public posts of the authors it follows, minus blocked pairs, authors it
+        mutes now and posts its hiding word filters match now (`filter_matches`), newest first, ties
+        broken by the entry id derived from (tenant, viewer, post)."""
         with self.database.transaction() as session:
-            posts = session.execute(text("SELECT id, author_id, visibility, moderation_state, deleted_at, "
+            posts = session.execute(text("SELECT id, author_id, body, visibility, moderation_state, deleted_at, "
                                          "published_at FROM timeline.posts WHERE tenant_id = :t"),
                                     {"t": self.tenant}).all()
             followed = set(session.execute(text("SELECT followee_id FROM timeline.follows WHERE tenant_id = :t "
@@ -100,11 +105,15 @@ class Timeline:
             muted = {row.author_id for row in session.execute(
                 text("SELECT author_id, until FROM timeline.mutes WHERE tenant_id = :t AND viewer_id = :v"),
                 {"t": self.tenant, "v": viewer}) if row.until is None or row.until > now}
+            hiding = [row.phrase for row in session.execute(
+                text("SELECT phrase, expires_at FROM timeline.word_filters WHERE tenant_id = :t AND viewer_id = :v "
+                     "AND action = 'hide'"), {"t": self.tenant, "v": viewer})
+                if row.expires_at is None or row.expires_at > now]
         seen = [
             post for post in posts
             if post.deleted_at is None and post.moderation_state == "visible"
             and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
-            and post.author_id not in muted
+            and post.author_id not in muted and not any(filter_matches(phrase, post.body) for phrase in hiding)
             and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
         ]
         seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)
@@ -179,6 +188,30 @@ def small(timeline_db: Database, timeline_settings: TimelineSettings) -> Timelin
 def follow(timeline: Timeline, viewer: uuid.UUID, author: uuid.UUID) -> None:
     timeline.service(lambda s: s.follow(timeline.tenant, viewer, author))
     timeline.drain()
+
+
+def _in_word(ch: str) -> bool:
+    """A letter or digit of a script that separates words with spaces (not Han, kana, Hangul, Thai)."""
+    if not ch.isalnum():
+        return False
+    name = unicodedata.name(ch, "")
+    return not any(script in name for script in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "IDEOGRAPH"))
+
+
+def filter_matches(phrase: str, body: str) -> bool:
+    """The specification of a word filter, written apart from the service's automaton: the folded
+    phrase occurs in the folded body, each edge of it that is a spaced-script letter or digit not
+    touching another one."""
+    needle, text_ = folding.fold(phrase), folding.fold(body)
+    at = text_.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        starts = not (_in_word(needle[0]) and at > 0 and _in_word(text_[at - 1]))
+        ends = not (_in_word(needle[-1]) and end < len(text_) and _in_word(text_[end]))
+        if starts and ends:
+            return True
+        at = text_.find(needle, at + 1)
+    return False
 
 
 def entry_id(tenant: uuid.UUID, viewer: uuid.UUID, post: uuid.UUID) -> uuid.UUID:

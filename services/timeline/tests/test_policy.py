@@ -1,6 +1,8 @@
 """A viewer's policy applied at read time: mutes hide an author's posts from the next read on, from
 every source of a page (entries, pulled big accounts, history below the horizon), and bring them back
-on unmute or expiry, without a job. Reads are checked against the plain recomputation
+on unmute or expiry, without a job; word filters hide or mark the posts they match. Pages stay full
+while the viewer has entries, reading ahead in bounded batches, and a page the bound cut short
+continues after the last entry examined. Reads are checked against the plain recomputation
 (Timeline.expected_home)."""
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from sqlalchemy import text
 
 from devstack.processes import wait_for
 from feeds_runtime.errors import InvalidArgument
-from timeline.domain import MAX_MUTES_PER_VIEWER
+from feeds_runtime.errors import NotFound
+from timeline.domain import MAX_FILTERS_PER_VIEWER, MAX_MUTES_PER_VIEWER, FilterAction, FilterMatch
 
 from .conftest import WINDOW, Timeline, follow, users
 
@@ -111,3 +114,110 @@ def test_mutes_belong_to_their_tenant(timeline_db, timeline_settings):
     one.policy(lambda p: p.mute(one.tenant, viewer, author, None))
     assert read(one, viewer) == [] and len(read(two, viewer)) == 1
     assert two.policy(lambda p: p.mutes_of(two.tenant, viewer)) == []
+
+
+def add_filter(timeline: Timeline, viewer, phrase: str, action=FilterAction.HIDE, expires_at=None):
+    return timeline.policy(lambda p: p.add_filter(timeline.tenant, viewer, phrase, action, expires_at))
+
+
+def test_hiding_filters_keep_pages_full_until_the_end(small: Timeline):
+    viewer, author, big, fan = users(4)
+    follow(small, viewer, author)
+    follow(small, viewer, big)
+    follow(small, fan, big)
+    # Given posts of every source, most of them matching a filter
+    for i in range(WINDOW + 4):
+        small.publish(author, f"Spoiler {i}" if i % 3 else f"plain {i}")
+        small.publish(big, f"the SPOILER of {i}" if i % 4 else f"big {i}")
+    small.drain()
+    add_filter(small, viewer, "spoiler")
+    expected = small.expected_home(viewer)
+    assert 0 < len(expected) < 2 * (WINDOW + 4)
+    # Then every page size reads exactly the rest, pages full before the end
+    for limit in (1, 2, 3, 100):
+        assert read(small, viewer, limit) == expected, limit
+    # and a word inside a longer one hides nothing
+    add_filter(small, viewer, "spoil")
+    assert read(small, viewer) == expected
+
+
+def test_a_bound_on_examined_entries_cuts_a_page_short_and_the_cursor_goes_on_after_it(small: Timeline):
+    bounded = Timeline(small.database, small.settings.model_copy(update={"home_examine_max": 4}))
+    bounded.tenant = small.tenant
+    viewer, author = users(2)
+    follow(small, viewer, author)
+    posts = [small.publish(author, "spoiler" if i < 9 else f"news {i}") for i in range(12)]
+    small.drain()
+    add_filter(small, viewer, "spoiler")
+    # The first page examines the 3 newest (kept) and one hidden: full with a cursor
+    first = bounded.home(viewer, 3)
+    assert [i.post_id for i in first.items] == [str(p.id) for p in reversed(posts[9:])]
+    # The next pages each examine at most the bound, find nothing, and say where to go on
+    pages, cursor = [], first.next_cursor
+    while cursor is not None:
+        page = bounded.home(viewer, 3, cursor)
+        assert page.examined <= 4 and page.items == []
+        pages.append(page)
+        cursor = page.next_cursor
+    assert len(pages) == 3  # 9 hidden entries, 4 examined per page at most
+    assert read(bounded, viewer, 1) == [p.id for p in reversed(posts[9:])]
+
+
+def test_warn_filters_mark_the_entries_they_match(timeline: Timeline):
+    viewer, author = users(2)
+    follow(timeline, viewer, author)
+    marked, plain = timeline.publish(author, "The ENDING was great"), timeline.publish(author, "hello")
+    timeline.drain()
+    warn = add_filter(timeline, viewer, "ending", FilterAction.WARN)
+    page = timeline.home(viewer, 10)
+    assert [i.post_id for i in page.items] == [str(plain.id), str(marked.id)]
+    entry = page.items[1].entry_id
+    assert page.filtered == {entry: [FilterMatch("word", str(warn.id), "ending")]}
+    assert [f.id for f in timeline.policy(lambda p: p.filters_of(timeline.tenant, viewer))] == [warn.id]
+    # Deleted, it marks nothing
+    timeline.policy(lambda p: p.delete_filter(timeline.tenant, viewer, warn.id))
+    assert timeline.home(viewer, 10).filtered == {}
+
+
+def test_a_filter_with_an_end_expires_by_itself(timeline: Timeline):
+    viewer, author = users(2)
+    follow(timeline, viewer, author)
+    post = timeline.publish(author, "a spoiler")
+    timeline.drain()
+    add_filter(timeline, viewer, "spoiler", expires_at=datetime.now(UTC) + timedelta(seconds=2))
+    assert read(timeline, viewer) == []
+    wait_for(lambda: read(timeline, viewer) == [post.id], "the filter to expire", timeout=10)
+    assert timeline.policy(lambda p: p.filters_of(timeline.tenant, viewer)) == []
+
+
+def test_bad_filters_are_refused_and_change_nothing(timeline: Timeline):
+    viewer = uuid.uuid4()
+    for phrase, expires_at in [("", None), (" \u200b ", None), ("x" * 101, None), ("a\x00b", None),
+                               ("fine", datetime.now(UTC) - timedelta(seconds=1))]:
+        with pytest.raises(InvalidArgument) as refused:
+            add_filter(timeline, viewer, phrase, expires_at=expires_at)
+        assert refused.value.reason == "invalid_request"
+    with pytest.raises(NotFound):
+        timeline.policy(lambda p: p.delete_filter(timeline.tenant, viewer, uuid.uuid4()))
+    for n in range(MAX_FILTERS_PER_VIEWER):
+        add_filter(timeline, viewer, f"word{n}")
+    with pytest.raises(InvalidArgument) as refused:
+        add_filter(timeline, viewer, "one more")
+    assert refused.value.reason == "limit_exceeded"
+    assert len(timeline.policy(lambda p: p.filters_of(timeline.tenant, viewer))) == MAX_FILTERS_PER_VIEWER
+
+
+def test_filters_belong_to_their_viewer_and_tenant(timeline_db, timeline_settings):
+    one, two = Timeline(timeline_db, timeline_settings), Timeline(timeline_db, timeline_settings)
+    viewer, other, author = users(3)
+    for timeline in (one, two):
+        follow(timeline, viewer, author)
+        follow(timeline, other, author)
+        timeline.publish(author, "spoiler")
+        timeline.drain()
+    word = add_filter(one, viewer, "spoiler")
+    assert read(one, viewer) == [] and len(read(one, other)) == 1 and len(read(two, viewer)) == 1
+    with pytest.raises(NotFound):
+        two.policy(lambda p: p.delete_filter(two.tenant, viewer, word.id))
+    with pytest.raises(NotFound):
+        one.policy(lambda p: p.delete_filter(one.tenant, other, word.id))

@@ -30,5 +30,9 @@ def post_not_found() -> NotFound:
     return NotFound("not_found", "post not found")
 
 
+def filter_not_found() -> NotFound:
+    return NotFound("not_found", "word filter not found")
+
+
 def idempotency_conflict() -> Conflict:
     return Conflict("idempotency_conflict", "this Idempotency-Key was used for a different post")

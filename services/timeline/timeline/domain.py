@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
@@ -12,6 +12,14 @@ from typing import NamedTuple
 class Visibility(enum.StrEnum):
     PUBLIC = "public"
     PRIVATE = "private"
+
+
+class FilterAction(enum.StrEnum):
+    """What a matching word filter (or label) does to an entry of the home timeline: `hide` leaves it
+    out; `warn` returns it with the match named in its `filtered` field, for the host to fold it."""
+
+    HIDE = "hide"
+    WARN = "warn"
 
 
 class Delivery(enum.StrEnum):
@@ -35,6 +43,9 @@ MAX_BODY_CHARS = 10_000
 MAX_IDEMPOTENCY_KEY_CHARS = 255
 # Active mutes a viewer may hold at once.
 MAX_MUTES_PER_VIEWER = 1000
+# Active word filters a viewer may hold at once, and the length of a phrase.
+MAX_FILTERS_PER_VIEWER = 100
+MAX_PHRASE_CHARS = 100
 
 
 @dataclass(frozen=True)
@@ -91,10 +102,22 @@ class TimelineItem(NamedTuple):
     share_count: int
 
 
+class FilterMatch(NamedTuple):
+    """Why an entry a `warn` applies to is marked: a word filter (`kind` "word", its id and phrase)."""
+
+    kind: str
+    filter_id: str
+    value: str
+
+
 @dataclass(frozen=True)
 class HomePage:
     items: list[TimelineItem]
     next_cursor: str | None
+    # The matches of the items marked by a `warn`, by entry id.
+    filtered: dict[str, list[FilterMatch]] = field(default_factory=dict)
+    # Entries read and judged by the viewer's policy to fill the page (0 without a policy).
+    examined: int = 0
 
 
 @dataclass(frozen=True)
@@ -103,6 +126,18 @@ class Mute:
     # None: until unmuted.
     until: datetime | None
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class WordFilter:
+    id: uuid.UUID
+    # As the viewer wrote it, and folded (what is matched).
+    phrase: str
+    folded_phrase: str
+    action: FilterAction
+    created_at: datetime
+    # None: until deleted.
+    expires_at: datetime | None
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,9 @@ class Post(Base):
     idempotency_key: Mapped[str | None] = mapped_column(String(255))
     # sha256 of what was published under the key, to tell a retry from a different request.
     request_fingerprint: Mapped[str | None] = mapped_column(String(64))
+    # The body in the folded form word filters match (feeds_runtime.folding), written at publish;
+    # null for a post published before bodies were folded (a read folds those itself).
+    folded_body: Mapped[str | None] = mapped_column(Text)
 
 
 class PostStats(Base):
@@ -151,6 +154,24 @@ class Mute(Base):
     author_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WordFilter(Base):
+    """A viewer's word filter: posts whose folded body holds the phrase (whole words for Latin text,
+    as written for CJK) are hidden from its home reads, or returned marked, while it has not expired."""
+
+    __tablename__ = "word_filters"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    # As the viewer wrote it, and in the folded form it is matched in.
+    phrase: Mapped[str] = mapped_column(Text)
+    folded_phrase: Mapped[str] = mapped_column(Text)
+    action: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class PulledAuthor(Base):

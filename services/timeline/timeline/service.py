@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import events, outbox
 from feeds_runtime.db import Executor
+from feeds_runtime.folding import fold
 from feeds_runtime.text import is_blank
 from timeline import codes, jobs
 from timeline.cursor import HomeCursors, Position
@@ -21,9 +22,11 @@ from timeline.domain import (
     MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_PAGE_SIZE,
     Delivery,
+    FilterMatch,
     HomePage,
     Moderation,
     Post,
+    TimelineItem,
     Visibility,
 )
 from timeline.models import events as events_table
@@ -31,7 +34,9 @@ from timeline.models import outbox as outbox_table
 from timeline.repositories.entries import EntryRepository
 from timeline.repositories.fanout import FanoutRunRepository
 from timeline.repositories.graph import GraphRepository
-from timeline.repositories.home import HomeRepository
+from timeline.matching import ReadPolicy
+from timeline.policy import PolicyService
+from timeline.repositories.home import ITEM_COLUMNS, HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.settings import TimelineSettings
 
@@ -90,7 +95,7 @@ class TimelineService:
         pulled = visibility is Visibility.PUBLIC and self.graph.has_followers(tenant_id, author_id,
                                                                               self.settings.pull_threshold)
         delivery = Delivery.PULL if pulled else Delivery.PUSH
-        published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, delivery,
+        published_at = self.posts.insert(post_id, tenant_id, author_id, body, fold(body), visibility, delivery,
                                          idempotency_key, fingerprint)
         if published_at is None:
             assert idempotency_key is not None, "only a publish with a key can conflict"
@@ -191,9 +196,52 @@ class TimelineService:
             raise codes.invalid_limit(f"limit must be between 1 and {MAX_PAGE_SIZE}")
         cursors = _home_cursors(self.settings.cursor_secret.get_secret_value().encode())
         after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
+        policy = PolicyService(self.session).read_policy(tenant_id, viewer_id)
+        if not policy.empty:
+            return self._judged_home(tenant_id, viewer_id, limit, after, policy, cursors)
         items = HomeRepository(self.session).page(tenant_id, viewer_id, after, limit + 1)
         if len(items) <= limit:
             return HomePage(items, None)
         last = items[limit - 1]
         next_cursor = cursors.encode(tenant_id, viewer_id, Position(last.ranked_at, uuid.UUID(last.entry_id)))
         return HomePage(items[:limit], next_cursor)
+
+    def _judged_home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int, after: Position | None,
+                     policy: ReadPolicy, cursors: HomeCursors) -> HomePage:
+        """A page for a viewer whose policy hides some entries: read ahead in batches, judging each
+        entry, until `limit` are kept and one more shows that the timeline goes on, the timeline ends,
+        or `home_examine_max` entries (at least limit + 1) were examined. Then the cursor is the
+        position of the last entry examined before the one that showed more, or the last examined at
+        all when the bound stopped the read: the next page starts right after it, so nothing is
+        skipped or repeated, and a page may be short, even empty, before the end."""
+        bound = max(self.settings.home_examine_max, limit + 1)
+        home = HomeRepository(self.session)
+        kept: list[TimelineItem] = []
+        filtered: dict[str, list[FilterMatch]] = {}
+        examined, position = 0, after
+        batch = limit + 1
+        while True:
+            asked = min(batch, bound - examined)
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=True)
+            for row in rows:
+                item = TimelineItem._make(row[:ITEM_COLUMNS])
+                examined += 1
+                hidden, matches = policy.judge(item.body, row[ITEM_COLUMNS])
+                if not hidden and len(kept) == limit:
+                    # One more entry to show: the page is full and the timeline goes on after the
+                    # entry examined before this one.
+                    assert position is not None, "a full page has examined entries"
+                    return HomePage(kept, cursors.encode(tenant_id, viewer_id, position), filtered, examined)
+                position = Position(item.ranked_at, uuid.UUID(item.entry_id))
+                if not hidden:
+                    kept.append(item)
+                    if matches:
+                        filtered[item.entry_id] = matches
+            if len(rows) < asked:
+                return HomePage(kept, None, filtered, examined)  # the end of the timeline
+            if examined >= bound:
+                assert position is not None, "a bound of at least one entry was reached"
+                return HomePage(kept, cursors.encode(tenant_id, viewer_id, position), filtered, examined)
+            # The next batch: what is still missing at the share of entries kept so far, with room.
+            kept_share = max(len(kept), 1) / examined
+            batch = max(int((limit + 1 - len(kept)) / kept_share * 1.2) + 1, limit + 1)

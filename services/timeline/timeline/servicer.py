@@ -16,7 +16,7 @@ from feeds_runtime.db import Database
 from feeds_runtime.events import serve_list_events
 from timeline import codes
 from timeline.models import events as events_table
-from timeline.domain import Moderation, Mute, Post, Stats, TimelineItem, Visibility
+from timeline.domain import FilterAction, FilterMatch, Moderation, Mute, Post, Stats, TimelineItem, Visibility, WordFilter
 from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
@@ -25,6 +25,9 @@ from timeline.settings import TimelineSettings
 _VISIBILITY = {pb.VISIBILITY_PUBLIC: Visibility.PUBLIC, pb.VISIBILITY_PRIVATE: Visibility.PRIVATE}
 _MODERATION = {pb.MODERATION_STATE_VISIBLE: Moderation.VISIBLE, pb.MODERATION_STATE_HIDDEN: Moderation.HIDDEN,
                pb.MODERATION_STATE_REMOVED: Moderation.REMOVED}
+_FILTER_ACTION = {pb.FILTER_ACTION_UNSPECIFIED: FilterAction.HIDE, pb.FILTER_ACTION_HIDE: FilterAction.HIDE,
+                  pb.FILTER_ACTION_WARN: FilterAction.WARN}
+_FILTER_ACTION_PB = {FilterAction.HIDE: pb.FILTER_ACTION_HIDE, FilterAction.WARN: pb.FILTER_ACTION_WARN}
 _VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
 _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
@@ -66,15 +69,26 @@ def post_message(post: Post) -> pb.Post:
                    published_at=_timestamp(post.published_at), stats=_stats(post.stats))
 
 
-def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem]) -> None:
-    """Append the items to a repeated TimelineItem field. Each is added in place, its nested
-    messages given as field dicts: a message built first and then passed in would be copied, and a
-    page adds fifty. Stats are present with zero counts too."""
+def _word_filter(word_filter: WordFilter) -> pb.WordFilter:
+    message = pb.WordFilter(id=str(word_filter.id), phrase=word_filter.phrase,
+                            action=_FILTER_ACTION_PB[word_filter.action], created_at=_timestamp(word_filter.created_at))
+    if word_filter.expires_at is not None:
+        message.expires_at.CopyFrom(_timestamp(word_filter.expires_at))
+    return message
+
+
+def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem],
+              filtered: dict[str, list[FilterMatch]]) -> None:
+    """Append the items to a repeated TimelineItem field, with the matches of those a warn marks.
+    Each is added in place, its nested messages given as field dicts: a message built first and then
+    passed in would be copied, and a page adds fifty. Stats are present with zero counts too."""
     add = target.add
     for item in items:
+        matches = filtered.get(item.entry_id)
         add(entry_id=item.entry_id, post_id=item.post_id, author_id=item.author_id, body=item.body,
             published_at=_timestamp_fields(item.published_at), ranked_at=_timestamp_fields(item.ranked_at),
-            stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count})
+            stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count},
+            filtered=[match._asdict() for match in matches] if matches else None)
 
 
 class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
@@ -153,7 +167,7 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         with self._database.read() as connection:
             page = self._service(connection).home(tenant, viewer, limit, request.cursor)
         response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
-        add_items(response.items, page.items)
+        add_items(response.items, page.items, page.filtered)
         return response
 
 
@@ -182,6 +196,29 @@ class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):
         with self._database.read() as connection:
             mutes = PolicyService(connection).mutes_of(tenant, viewer)
         return pb.ListMutesResponse(mutes=[_mute(mute) for mute in mutes])
+
+    def CreateWordFilter(self, request: pb.CreateWordFilterRequest, context) -> pb.CreateWordFilterResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        action = _FILTER_ACTION.get(request.action)
+        if action is None:
+            raise codes.invalid_request("action must be hide or warn")
+        with self._database.transaction() as session:
+            word_filter = PolicyService(session).add_filter(tenant, viewer, request.phrase, action,
+                                                            _optional_time(request, "expires_at"))
+        return pb.CreateWordFilterResponse(filter=_word_filter(word_filter))
+
+    def DeleteWordFilter(self, request: pb.DeleteWordFilterRequest, context) -> pb.DeleteWordFilterResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        filter_id = parse_id(request.filter_id, "filter_id")
+        with self._database.transaction() as session:
+            PolicyService(session).delete_filter(tenant, viewer, filter_id)
+        return pb.DeleteWordFilterResponse()
+
+    def ListWordFilters(self, request: pb.ListWordFiltersRequest, context) -> pb.ListWordFiltersResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            filters = PolicyService(connection).filters_of(tenant, viewer)
+        return pb.ListWordFiltersResponse(filters=[_word_filter(word_filter) for word_filter in filters])
 
 
 class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):

@@ -32,10 +32,12 @@ from gateway.timeline_views import (
     TimelineDeleted,
     TimelineFollow,
     TimelineItem,
+    TimelineFilterDeleted,
     TimelineMute,
     TimelinePong,
     TimelinePost,
     TimelineUnmuted,
+    TimelineWordFilter,
 )
 
 router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
@@ -45,7 +47,7 @@ ADMIN = "feeds.timeline.v1.TimelineAdmin"
 POLICY = "feeds.timeline.v1.TimelinePolicy"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"],
-                                          POLICY: ["ListMutes"]}
+                                          POLICY: ["ListMutes", "ListWordFilters"]}
 
 # The signature headers are the security schemes of the document (gateway.contract.document); the
 # acting user is a parameter, required where the operation acts as someone.
@@ -77,6 +79,17 @@ class MuteBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     until: str | None = Field(default=None, pattern=RFC3339, json_schema_extra={"format": "date-time"},
                               description="When the mute ends (in the future); absent or null: until unmuted.")
+
+
+class WordFilterBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    phrase: str = Field(min_length=1, max_length=100, json_schema_extra=pattern(visible_text),
+                        description="Matched in folded post bodies: case, full/half width, accents and "
+                                    "Simplified/Traditional characters do not matter; whole words in Latin text, "
+                                    "as written in CJK text.")
+    action: Literal["hide", "warn"] = "hide"
+    expires_at: str | None = Field(default=None, pattern=RFC3339, json_schema_extra={"format": "date-time"},
+                                   description="When the filter ends (in the future); absent or null: until deleted.")
 
 
 def _with_body(model: type[BaseModel], viewer: dict, *, required: bool = True) -> dict:
@@ -305,3 +318,42 @@ async def list_mutes(request: Request) -> JSONResponse:
     response = await stub.ListMutes(pb.ListMutesRequest(), timeout=deadline,
                                     metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
     return timeline_data([views.mute(mute) for mute in response.mutes])
+
+
+@router.post("/filters", summary="The viewer adds a word filter (hide or warn), optionally until a time",
+             description="From the next read on, home entries whose post matches the phrase are left out (`hide`) "
+                         "or returned with the match in `filtered` (`warn`). At most 100 filters per viewer "
+                         "(`limit_exceeded`).",
+             status_code=201, openapi_extra=_with_body(WordFilterBody, VIEWER),
+             responses=answers.timeline(TimelineWordFilter, success=(201,)))
+async def create_filter(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, WordFilterBody)
+    message = pb.CreateWordFilterRequest(phrase=body.phrase, action=views.FILTER_ACTION_PB[body.action])
+    if body.expires_at is not None:
+        message.expires_at.CopyFrom(_timestamp(body.expires_at, "expires_at"))
+    stub, deadline = _policy(request)
+    response = await stub.CreateWordFilter(message, timeout=deadline,
+                                           metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.word_filter(response.filter), status=201)
+
+
+@router.get("/filters", summary="The viewer's word filters in force, oldest first", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineWordFilter, listed=True))
+async def list_filters(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListWordFilters(pb.ListWordFiltersRequest(), timeout=deadline,
+                                          metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.word_filter(word_filter) for word_filter in response.filters])
+
+
+@router.delete("/filters/{filter_id}", summary="The viewer deletes one of its word filters", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineFilterDeleted, 404))
+async def delete_filter(request: Request, filter_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.DeleteWordFilter(pb.DeleteWordFilterRequest(filter_id=filter_id), timeout=deadline,
+                                metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    deleted: TimelineFilterDeleted = {"id": filter_id, "deleted": True}
+    return timeline_data(deleted)

@@ -34,21 +34,24 @@ class PostRepository:
     def __init__(self, session: Executor) -> None:
         self.session = session
 
-    def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str,
+    def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str, folded_body: str,
                visibility: Visibility, delivery: Delivery, idempotency_key: str | None,
                fingerprint: str | None) -> datetime | None:
-        """Insert the post; None when a post with the same idempotency key already exists."""
+        """Insert the post (with its body's folded form); None when a post with the same idempotency
+        key already exists."""
         return self.session.execute(
             text(
                 """
-                INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, delivery, published_at,
-                                            idempotency_key, request_fingerprint)
-                VALUES (:id, :tenant, :author, :body, :visibility, :delivery, clock_timestamp(), :key, :fingerprint)
+                INSERT INTO timeline.posts (id, tenant_id, author_id, body, folded_body, visibility, delivery,
+                                            published_at, idempotency_key, request_fingerprint)
+                VALUES (:id, :tenant, :author, :body, :folded_body, :visibility, :delivery, clock_timestamp(), :key,
+                        :fingerprint)
                 ON CONFLICT (tenant_id, author_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
                 RETURNING published_at
                 """
             ),
-            {"id": post_id, "tenant": tenant_id, "author": author_id, "body": body, "visibility": visibility.value,
+            {"id": post_id, "tenant": tenant_id, "author": author_id, "body": body, "folded_body": folded_body,
+             "visibility": visibility.value,
              "delivery": delivery.value, "key": idempotency_key, "fingerprint": fingerprint},
         ).scalar_one_or_none()
 

@@ -6,6 +6,8 @@ Revises: 0012
 
 from alembic import op
 
+from timeline.migrations.viewer_policy import MUTES
+
 revision = "0013"
 down_revision = "0012"
 branch_labels = None
@@ -13,20 +15,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.execute(
-        """
-        CREATE TABLE timeline.mutes (
-            tenant_id uuid NOT NULL,
-            viewer_id uuid NOT NULL,
-            author_id uuid NOT NULL,
-            created_at timestamptz NOT NULL DEFAULT now(),
-            until timestamptz,
-            CONSTRAINT pk_mutes PRIMARY KEY (tenant_id, viewer_id, author_id),
-            CONSTRAINT ck_mutes_not_self CHECK (viewer_id <> author_id)
-        )
-        """
-    )
+    op.execute(MUTES[0])
 
 
 def downgrade() -> None:
-    op.execute("DROP TABLE timeline.mutes")
+    op.execute(MUTES[1])

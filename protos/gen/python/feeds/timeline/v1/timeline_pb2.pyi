@@ -22,6 +22,12 @@ class ModerationState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MODERATION_STATE_VISIBLE: _ClassVar[ModerationState]
     MODERATION_STATE_HIDDEN: _ClassVar[ModerationState]
     MODERATION_STATE_REMOVED: _ClassVar[ModerationState]
+
+class FilterAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FILTER_ACTION_UNSPECIFIED: _ClassVar[FilterAction]
+    FILTER_ACTION_HIDE: _ClassVar[FilterAction]
+    FILTER_ACTION_WARN: _ClassVar[FilterAction]
 VISIBILITY_UNSPECIFIED: Visibility
 VISIBILITY_PUBLIC: Visibility
 VISIBILITY_PRIVATE: Visibility
@@ -29,6 +35,9 @@ MODERATION_STATE_UNSPECIFIED: ModerationState
 MODERATION_STATE_VISIBLE: ModerationState
 MODERATION_STATE_HIDDEN: ModerationState
 MODERATION_STATE_REMOVED: ModerationState
+FILTER_ACTION_UNSPECIFIED: FilterAction
+FILTER_ACTION_HIDE: FilterAction
+FILTER_ACTION_WARN: FilterAction
 
 class PostStats(_message.Message):
     __slots__ = ("like_count", "reply_count", "share_count")
@@ -58,8 +67,18 @@ class Post(_message.Message):
     stats: PostStats
     def __init__(self, id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ...) -> None: ...
 
+class FilterMatch(_message.Message):
+    __slots__ = ("kind", "filter_id", "value")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    FILTER_ID_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    filter_id: str
+    value: str
+    def __init__(self, kind: _Optional[str] = ..., filter_id: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+
 class TimelineItem(_message.Message):
-    __slots__ = ("entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats")
+    __slots__ = ("entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats", "filtered")
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     POST_ID_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
@@ -67,6 +86,7 @@ class TimelineItem(_message.Message):
     PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
     RANKED_AT_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    FILTERED_FIELD_NUMBER: _ClassVar[int]
     entry_id: str
     post_id: str
     author_id: str
@@ -74,7 +94,8 @@ class TimelineItem(_message.Message):
     published_at: _timestamp_pb2.Timestamp
     ranked_at: _timestamp_pb2.Timestamp
     stats: PostStats
-    def __init__(self, entry_id: _Optional[str] = ..., post_id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ranked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ...) -> None: ...
+    filtered: _containers.RepeatedCompositeFieldContainer[FilterMatch]
+    def __init__(self, entry_id: _Optional[str] = ..., post_id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ranked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ..., filtered: _Optional[_Iterable[_Union[FilterMatch, _Mapping]]] = ...) -> None: ...
 
 class PublishPostRequest(_message.Message):
     __slots__ = ("body", "visibility", "idempotency_key")
@@ -229,6 +250,56 @@ class ListMutesResponse(_message.Message):
     MUTES_FIELD_NUMBER: _ClassVar[int]
     mutes: _containers.RepeatedCompositeFieldContainer[Mute]
     def __init__(self, mutes: _Optional[_Iterable[_Union[Mute, _Mapping]]] = ...) -> None: ...
+
+class WordFilter(_message.Message):
+    __slots__ = ("id", "phrase", "action", "created_at", "expires_at")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    PHRASE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    phrase: str
+    action: FilterAction
+    created_at: _timestamp_pb2.Timestamp
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., phrase: _Optional[str] = ..., action: _Optional[_Union[FilterAction, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateWordFilterRequest(_message.Message):
+    __slots__ = ("phrase", "action", "expires_at")
+    PHRASE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    phrase: str
+    action: FilterAction
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, phrase: _Optional[str] = ..., action: _Optional[_Union[FilterAction, str]] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateWordFilterResponse(_message.Message):
+    __slots__ = ("filter",)
+    FILTER_FIELD_NUMBER: _ClassVar[int]
+    filter: WordFilter
+    def __init__(self, filter: _Optional[_Union[WordFilter, _Mapping]] = ...) -> None: ...
+
+class DeleteWordFilterRequest(_message.Message):
+    __slots__ = ("filter_id",)
+    FILTER_ID_FIELD_NUMBER: _ClassVar[int]
+    filter_id: str
+    def __init__(self, filter_id: _Optional[str] = ...) -> None: ...
+
+class DeleteWordFilterResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListWordFiltersRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListWordFiltersResponse(_message.Message):
+    __slots__ = ("filters",)
+    FILTERS_FIELD_NUMBER: _ClassVar[int]
+    filters: _containers.RepeatedCompositeFieldContainer[WordFilter]
+    def __init__(self, filters: _Optional[_Iterable[_Union[WordFilter, _Mapping]]] = ...) -> None: ...
 
 class RebuildViewerRequest(_message.Message):
     __slots__ = ("viewer_id",)

@@ -467,6 +467,21 @@ class TimelinePolicyStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
                 _registered_method=True)
+        self.CreateWordFilter = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/CreateWordFilter',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.FromString,
+                _registered_method=True)
+        self.DeleteWordFilter = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteWordFilter',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.FromString,
+                _registered_method=True)
+        self.ListWordFilters = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListWordFilters',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
+                _registered_method=True)
 
 
 class TimelinePolicyServicer:
@@ -494,6 +509,27 @@ class TimelinePolicyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateWordFilter(self, request, context):
+        """Invalid: a blank or too long phrase, an expiry not in the future, or past the limit of filters
+        (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteWordFilter(self, request, context):
+        """NOT_FOUND for a filter that is not the viewer's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWordFilters(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TimelinePolicyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -511,6 +547,21 @@ def add_TimelinePolicyServicer_to_server(servicer, server):
                     servicer.ListMutes,
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.SerializeToString,
+            ),
+            'CreateWordFilter': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateWordFilter,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.SerializeToString,
+            ),
+            'DeleteWordFilter': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteWordFilter,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.SerializeToString,
+            ),
+            'ListWordFilters': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWordFilters,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -596,6 +647,87 @@ class TimelinePolicy:
             '/feeds.timeline.v1.TimelinePolicy/ListMutes',
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateWordFilter(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/CreateWordFilter',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteWordFilter(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteWordFilter',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWordFilters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListWordFilters',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
             options,
             channel_credentials,
             insecure,
