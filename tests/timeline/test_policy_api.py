@@ -155,3 +155,60 @@ def test_full_pages_and_bad_filters(host, timeline_engine):
         response = host.request("POST", "/api/v1/timeline/filters", viewer=viewer, json_body=body)
         assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request", body
     assert len(host.request("GET", "/api/v1/timeline/filters", viewer=viewer).json()["data"]) == 1
+
+
+def test_labels_and_their_policies_and_preferences(host, other_host, timeline_engine):
+    viewer, author = uuid.uuid4(), uuid.uuid4()
+    assert host.request("PUT", f"/api/v1/timeline/follows/{author}", viewer=viewer).status_code == 200
+    spoiler = publish(host, author, "the end", labels=["spoiler", "spoiler"])
+    assert spoiler["labels"] == ["spoiler"]
+    nsfw = publish(host, author, "art")
+    plain = publish(host, author, "plain")
+    wait_until(lambda: jobs_settled(timeline_engine, str(viewer), spoiler["id"], nsfw["id"], plain["id"]), "fan-out")
+    labelled = host.request("PUT", f"/api/v1/timeline/posts/{nsfw['id']}/labels", json_body={"labels": ["nsfw"]})
+    assert labelled.status_code == 200 and labelled.json()["data"]["labels"] == ["nsfw"]
+    policy = host.request("PUT", "/api/v1/timeline/label-policies/nsfw",
+                          json_body={"action": "hide", "viewer_may_change": False})
+    assert policy.status_code == 200
+    assert policy.json() == {"data": {"label": "nsfw", "action": "hide", "viewer_may_change": False}}
+    assert host.request("PUT", "/api/v1/timeline/label-policies/spoiler", json_body={"action": "warn"}).json()[
+        "data"]["viewer_may_change"] is True
+    page = host.request("GET", "/api/v1/timeline/home", query="limit=50", viewer=viewer).json()["data"]
+    assert [item["post_id"] for item in page] == [plain["id"], spoiler["id"]]
+    assert page[1]["labels"] == ["spoiler"]
+    assert page[1]["filtered"] == [{"kind": "label", "filter_id": None, "value": "spoiler"}]
+    # The viewer's preferences: spoilers shown (allowed), nsfw shown (not allowed: the tenant decides)
+    for label in ("spoiler", "nsfw"):
+        preference = host.request("PUT", f"/api/v1/timeline/label-preferences/{label}", viewer=viewer,
+                                  json_body={"action": "show"})
+        assert preference.status_code == 200 and preference.json() == {"data": {"label": label, "action": "show"}}
+    page = host.request("GET", "/api/v1/timeline/home", query="limit=50", viewer=viewer).json()["data"]
+    assert [(item["post_id"], item["filtered"]) for item in page] == [(plain["id"], []), (spoiler["id"], [])]
+    assert [p["label"] for p in host.request("GET", "/api/v1/timeline/label-preferences", viewer=viewer).json()[
+        "data"]] == ["nsfw", "spoiler"]
+    assert [p["label"] for p in host.request("GET", "/api/v1/timeline/label-policies").json()["data"]] == [
+        "nsfw", "spoiler"]
+    # Another tenant sees none of it and cannot touch the post
+    assert other_host.request("GET", "/api/v1/timeline/label-policies").json() == {"data": []}
+    foreign = other_host.request("PUT", f"/api/v1/timeline/posts/{plain['id']}/labels", json_body={"labels": ["x"]})
+    assert foreign.status_code == 404
+    assert other_host.request("DELETE", "/api/v1/timeline/label-policies/nsfw").status_code == 404
+    # Lifting the tenant's policy lets the viewer's preference decide
+    deleted = host.request("DELETE", "/api/v1/timeline/label-policies/nsfw")
+    assert deleted.json() == {"data": {"label": "nsfw", "deleted": True}}
+    assert len(home_ids(host, viewer)) == 3
+    assert host.request("DELETE", "/api/v1/timeline/label-preferences/nsfw", viewer=viewer).status_code == 200
+    # Bad input is a 400 that changes nothing
+    for method, path, body in [
+        ("PUT", f"/api/v1/timeline/posts/{plain['id']}/labels", {"labels": ["Not Valid"]}),
+        ("PUT", f"/api/v1/timeline/posts/{plain['id']}/labels", {"labels": [f"l{n}" for n in range(11)]}),
+        ("PUT", f"/api/v1/timeline/posts/{plain['id']}/labels", {}),
+        ("PUT", "/api/v1/timeline/label-policies/BAD", {"action": "hide"}),
+        ("PUT", "/api/v1/timeline/label-policies/ok", {"action": "mute"}),
+        ("PUT", "/api/v1/timeline/label-preferences/ok", {"action": "hide", "viewer_may_change": True}),
+        ("POST", "/api/v1/timeline/posts", {"body": "x", "labels": "spoiler"}),
+    ]:
+        response = host.request(method, path, viewer=viewer, json_body=body)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request", (path, body)
+    assert host.request("GET", f"/api/v1/timeline/posts/{plain['id']}").json()["data"]["labels"] == []
+    assert [p["label"] for p in host.request("GET", "/api/v1/timeline/label-policies").json()["data"]] == ["spoiler"]

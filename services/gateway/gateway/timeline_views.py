@@ -19,6 +19,9 @@ MODERATION: dict[pb.ModerationState, Moderation] = {pb.MODERATION_STATE_VISIBLE:
 FilterAction = Literal["hide", "warn"]
 FILTER_ACTION: dict[pb.FilterAction, FilterAction] = {pb.FILTER_ACTION_HIDE: "hide", pb.FILTER_ACTION_WARN: "warn"}
 FILTER_ACTION_PB = {name: value for value, name in FILTER_ACTION.items()}
+LabelAction = Literal["hide", "warn", "show"]
+LABEL_ACTION: dict[pb.FilterAction, LabelAction] = {**FILTER_ACTION, pb.FILTER_ACTION_SHOW: "show"}
+LABEL_ACTION_PB = {name: value for value, name in LABEL_ACTION.items()}
 VISIBILITY_PB = {name: value for value, name in VISIBILITY.items()}
 MODERATION_PB = {name: value for value, name in MODERATION.items()}
 
@@ -39,15 +42,17 @@ class TimelinePost(TypedDict):
     moderation_state: Moderation
     published_at: DateTime
     stats: TimelineStats
+    labels: list[str]
 
 
 @with_config(CLOSED)
 class TimelineFilterMatch(TypedDict):
-    """A viewer's word filter with the warn action that matched the entry's post."""
+    """A viewer's word filter with the warn action that matched the entry's post (`word`), or a label
+    of the post whose action is warn for the viewer (`label`, no filter id)."""
 
-    kind: Literal["word"]
-    filter_id: Uuid
-    # The filter's phrase as the viewer wrote it.
+    kind: Literal["word", "label"]
+    filter_id: Uuid | None
+    # The filter's phrase as the viewer wrote it, or the label.
     value: str
 
 
@@ -60,7 +65,8 @@ class TimelineItem(TypedDict):
     published_at: DateTime
     ranked_at: DateTime
     stats: TimelineStats
-    # Empty unless a filter with the warn action matched: the host may fold the entry.
+    labels: list[str]
+    # Empty unless a filter or label with the warn action matched: the host may fold the entry.
     filtered: list[TimelineFilterMatch]
 
 
@@ -115,6 +121,25 @@ class TimelineFilterDeleted(TypedDict):
 
 
 @with_config(CLOSED)
+class TimelineLabelPolicy(TypedDict):
+    label: str
+    action: LabelAction
+    viewer_may_change: bool
+
+
+@with_config(CLOSED)
+class TimelineLabelPreference(TypedDict):
+    label: str
+    action: LabelAction
+
+
+@with_config(CLOSED)
+class TimelineLabelRuleDeleted(TypedDict):
+    label: str
+    deleted: bool
+
+
+@with_config(CLOSED)
 class TimelinePong(TypedDict):
     ok: bool
 
@@ -132,7 +157,16 @@ def post(message: pb.Post) -> TimelinePost:
         "moderation_state": MODERATION[message.moderation_state],
         "published_at": rfc3339(message.published_at),
         "stats": stats(message.stats),
+        "labels": list(message.labels),
     }
+
+
+def label_policy(message: pb.LabelPolicy) -> TimelineLabelPolicy:
+    return {"label": message.label, "action": LABEL_ACTION[message.action], "viewer_may_change": message.viewer_may_change}
+
+
+def label_preference(message: pb.LabelPreference) -> TimelineLabelPreference:
+    return {"label": message.label, "action": LABEL_ACTION[message.action]}
 
 
 def mute(message: pb.Mute) -> TimelineMute:
@@ -161,5 +195,12 @@ def item(message: pb.TimelineItem) -> TimelineItem:
         "published_at": rfc3339(message.published_at),
         "ranked_at": rfc3339(message.ranked_at),
         "stats": stats(message.stats),
-        "filtered": [{"kind": "word", "filter_id": match.filter_id, "value": match.value} for match in message.filtered],
+        "labels": list(message.labels),
+        "filtered": [_match(match) for match in message.filtered],
     }
+
+
+def _match(message: pb.FilterMatch) -> TimelineFilterMatch:
+    if message.kind == "label":
+        return {"kind": "label", "filter_id": None, "value": message.value}
+    return {"kind": "word", "filter_id": message.filter_id, "value": message.value}

@@ -90,11 +90,13 @@ class Timeline:
         """The viewer's home timeline recomputed from the canonical tables, by the rules of the
         specification rather than by the service's queries: the viewer's own live visible posts and
         the live, visible, public posts of the authors it follows, minus blocked pairs, authors it
-        mutes now and posts its hiding word filters match now (`filter_matches`), newest first, ties
-        broken by the entry id derived from (tenant, viewer, post)."""
+        mutes now, posts its hiding word filters match now (`filter_matches`) and posts with a label
+        that hides for it (the tenant's policy where it does not let viewers choose, else the viewer's
+        preference, else the tenant's policy, else shown), newest first, ties broken by the entry id
+        derived from (tenant, viewer, post)."""
         with self.database.transaction() as session:
-            posts = session.execute(text("SELECT id, author_id, body, visibility, moderation_state, deleted_at, "
-                                         "published_at FROM timeline.posts WHERE tenant_id = :t"),
+            posts = session.execute(text("SELECT id, author_id, body, labels, visibility, moderation_state, "
+                                         "deleted_at, published_at FROM timeline.posts WHERE tenant_id = :t"),
                                     {"t": self.tenant}).all()
             followed = set(session.execute(text("SELECT followee_id FROM timeline.follows WHERE tenant_id = :t "
                                                 "AND follower_id = :v AND ended_at IS NULL"),
@@ -109,11 +111,25 @@ class Timeline:
                 text("SELECT phrase, expires_at FROM timeline.word_filters WHERE tenant_id = :t AND viewer_id = :v "
                      "AND action = 'hide'"), {"t": self.tenant, "v": viewer})
                 if row.expires_at is None or row.expires_at > now]
+            policies = {row.label: row for row in session.execute(
+                text("SELECT label, action, viewer_may_change FROM timeline.label_policies WHERE tenant_id = :t"),
+                {"t": self.tenant})}
+            preferences = dict(session.execute(
+                text("SELECT label, action FROM timeline.label_preferences WHERE tenant_id = :t AND viewer_id = :v"),
+                {"t": self.tenant, "v": viewer}).all())
+
+        def label_hides(label: str) -> bool:
+            policy = policies.get(label)
+            if policy is not None and not policy.viewer_may_change:
+                return policy.action == "hide"
+            return preferences.get(label, policy.action if policy else "show") == "hide"
+
         seen = [
             post for post in posts
             if post.deleted_at is None and post.moderation_state == "visible"
             and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
             and post.author_id not in muted and not any(filter_matches(phrase, post.body) for phrase in hiding)
+            and not any(label_hides(label) for label in post.labels)
             and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
         ]
         seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)

@@ -39,18 +39,28 @@ def word_filter(phrase: str, action: FilterAction = FilterAction.HIDE) -> WordFi
     ("dog", "hot-dog stand", True),
 ])
 def test_the_folded_phrase_matches_as_specified(phrase, body, matches):
-    policy = ReadPolicy([word_filter(phrase)])
+    policy = ReadPolicy([word_filter(phrase)], {})
     assert filter_matches(phrase, body) is matches
-    assert policy.judge(body, fold(body)) == (matches, [])
+    assert policy.judge(body, fold(body), []) == (matches, [])
     # A stored folded body and one folded when read give the same verdict
-    assert policy.judge(body, None) == (matches, [])
+    assert policy.judge(body, None, []) == (matches, [])
 
 
 def test_warn_names_every_matching_filter_and_a_hide_wins():
     warn_a, warn_b = word_filter("spoiler", FilterAction.WARN), word_filter("結局", FilterAction.WARN)
     hide = word_filter("ending", FilterAction.HIDE)
     body = "Spoiler: the 結局 is sad"
-    assert ReadPolicy([warn_a, warn_b]).judge(body, fold(body)) == (False, [
+    assert ReadPolicy([warn_a, warn_b], {}).judge(body, fold(body), []) == (False, [
         FilterMatch("word", str(warn_a.id), "spoiler"), FilterMatch("word", str(warn_b.id), "結局")])
-    assert ReadPolicy([warn_a, hide]).judge(body + " ending", None) == (True, [])
-    assert ReadPolicy([]).empty and ReadPolicy([]).judge(body, None) == (False, [])
+    assert ReadPolicy([warn_a, hide], {}).judge(body + " ending", None, []) == (True, [])
+    assert ReadPolicy([], {}).empty and ReadPolicy([], {}).judge(body, None, ["nsfw"]) == (False, [])
+
+
+def test_labels_warn_before_words_and_a_hiding_label_wins():
+    warn = word_filter("spoiler", FilterAction.WARN)
+    labels = {"nsfw": FilterAction.HIDE, "spoiler": FilterAction.WARN}
+    policy = ReadPolicy([warn], labels)
+    assert not policy.empty and policy.needs_bodies and not ReadPolicy([], labels).needs_bodies
+    assert policy.judge("a spoiler", None, ["art", "spoiler"]) == (False, [
+        FilterMatch("label", "", "spoiler"), FilterMatch("word", str(warn.id), "spoiler")])
+    assert policy.judge("a spoiler", None, ["spoiler", "nsfw"]) == (True, [])

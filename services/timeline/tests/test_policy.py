@@ -1,6 +1,7 @@
 """A viewer's policy applied at read time: mutes hide an author's posts from the next read on, from
 every source of a page (entries, pulled big accounts, history below the horizon), and bring them back
-on unmute or expiry, without a job; word filters hide or mark the posts they match. Pages stay full
+on unmute or expiry, without a job; word filters and labels (as the tenant and the viewer set them)
+hide or mark the posts they match. Pages stay full
 while the viewer has entries, reading ahead in bounded batches, and a page the bound cut short
 continues after the last entry examined. Reads are checked against the plain recomputation
 (Timeline.expected_home)."""
@@ -16,7 +17,16 @@ from sqlalchemy import text
 from devstack.processes import wait_for
 from feeds_runtime.errors import InvalidArgument
 from feeds_runtime.errors import NotFound
-from timeline.domain import MAX_FILTERS_PER_VIEWER, MAX_MUTES_PER_VIEWER, FilterAction, FilterMatch
+from timeline.domain import (
+    MAX_FILTERS_PER_VIEWER,
+    MAX_LABEL_RULES,
+    MAX_MUTES_PER_VIEWER,
+    FilterAction,
+    FilterMatch,
+    LabelPolicy,
+    LabelPreference,
+    Visibility,
+)
 
 from .conftest import WINDOW, Timeline, follow, users
 
@@ -221,3 +231,76 @@ def test_filters_belong_to_their_viewer_and_tenant(timeline_db, timeline_setting
         two.policy(lambda p: p.delete_filter(two.tenant, viewer, word.id))
     with pytest.raises(NotFound):
         one.policy(lambda p: p.delete_filter(one.tenant, other, word.id))
+
+
+def label_policy(timeline: Timeline, label: str, action: FilterAction, viewer_may_change: bool = True):
+    return timeline.policy(lambda p: p.set_label_policy(timeline.tenant, LabelPolicy(label, action, viewer_may_change)))
+
+
+def label_preference(timeline: Timeline, viewer, label: str, action: FilterAction):
+    return timeline.policy(lambda p: p.set_label_preference(timeline.tenant, viewer, LabelPreference(label, action)))
+
+
+def test_labels_act_as_the_tenant_and_the_viewer_say(timeline: Timeline):
+    viewer, other, author = users(3)
+    for reader in (viewer, other):
+        follow(timeline, reader, author)
+    spoiler = timeline.publish(author, "the end")
+    timeline.service(lambda s: s.set_labels(timeline.tenant, spoiler.id, ["spoiler"]))
+    nsfw = timeline.service(lambda s: s.publish(timeline.tenant, author, "nsfw", Visibility.PUBLIC, None,
+                                                ["nsfw", "nsfw", "art"]))[0]
+    assert nsfw.labels == ["nsfw", "art"]
+    plain = timeline.publish(author, "plain")
+    timeline.drain()
+    everything = [plain.id, nsfw.id, spoiler.id]
+    assert read(timeline, viewer) == everything  # no policy: labels are shown
+    # The tenant hides nsfw for everyone, and warns of spoilers where viewers do not choose otherwise
+    label_policy(timeline, "nsfw", FilterAction.HIDE, viewer_may_change=False)
+    label_policy(timeline, "spoiler", FilterAction.WARN)
+    page = timeline.home(viewer, 10)
+    assert [uuid.UUID(i.post_id) for i in page.items] == [plain.id, spoiler.id]
+    assert page.items[1].labels == ["spoiler"]
+    assert page.filtered == {page.items[1].entry_id: [FilterMatch("label", "", "spoiler")]}
+    # A viewer's preference wins where the tenant allows it, and only there
+    label_preference(timeline, viewer, "spoiler", FilterAction.SHOW)
+    label_preference(timeline, viewer, "nsfw", FilterAction.SHOW)
+    page = timeline.home(viewer, 10)
+    assert [uuid.UUID(i.post_id) for i in page.items] == [plain.id, spoiler.id] and page.filtered == {}
+    assert timeline.home(other, 10).filtered != {}
+    label_preference(timeline, other, "art", FilterAction.HIDE)
+    assert read(timeline, other) == [plain.id, spoiler.id]
+    # The tenant lifts its policy: the viewer's choice applies
+    timeline.policy(lambda p: p.delete_label_policy(timeline.tenant, "nsfw"))
+    assert read(timeline, viewer) == everything
+    assert [p.label for p in timeline.policy(lambda p: p.label_policies(timeline.tenant))] == ["spoiler"]
+    assert [p.label for p in timeline.policy(lambda p: p.label_preferences(timeline.tenant, viewer))] == [
+        "nsfw", "spoiler"]
+    # Relabelled, a post follows its new labels at once
+    timeline.service(lambda s: s.set_labels(timeline.tenant, plain.id, ["art"]))
+    assert read(timeline, other) == [spoiler.id]
+
+
+def test_bad_labels_are_refused_and_change_nothing(timeline: Timeline):
+    author, viewer = users(2)
+    post = timeline.publish(author, "hello")
+    for labels in [["Spoiler"], ["-x"], ["a" * 33], [""], ["ok", "no space"], [f"l{n}" for n in range(11)]]:
+        with pytest.raises(InvalidArgument):
+            timeline.service(lambda s, ls=labels: s.set_labels(timeline.tenant, post.id, ls))
+        with pytest.raises(InvalidArgument):
+            timeline.service(lambda s, ls=labels: s.publish(timeline.tenant, author, "x", Visibility.PUBLIC, None, ls))
+    assert timeline.service(lambda s: s.posts.get(timeline.tenant, post.id)).labels == []
+    with pytest.raises(InvalidArgument):
+        label_policy(timeline, "Bad Label", FilterAction.HIDE)
+    with pytest.raises(NotFound):
+        timeline.policy(lambda p: p.delete_label_policy(timeline.tenant, "never-set"))
+    with pytest.raises(NotFound):
+        timeline.policy(lambda p: p.delete_label_preference(timeline.tenant, viewer, "never-set"))
+    with pytest.raises(NotFound):  # another tenant's post
+        Timeline(timeline.database, timeline.settings).service(
+            lambda s: s.set_labels(uuid.uuid4(), post.id, ["spoiler"]))
+    for n in range(MAX_LABEL_RULES):
+        label_preference(timeline, viewer, f"l{n}", FilterAction.WARN)
+    with pytest.raises(InvalidArgument) as refused:
+        label_preference(timeline, viewer, "one-more", FilterAction.WARN)
+    assert refused.value.reason == "limit_exceeded"
+    label_preference(timeline, viewer, "l0", FilterAction.HIDE)  # a held one can change

@@ -34,5 +34,9 @@ def filter_not_found() -> NotFound:
     return NotFound("not_found", "word filter not found")
 
 
+def label_not_found() -> NotFound:
+    return NotFound("not_found", "no rule for this label")
+
+
 def idempotency_conflict() -> Conflict:
     return Conflict("idempotency_conflict", "this Idempotency-Key was used for a different post")

@@ -15,11 +15,13 @@ class Visibility(enum.StrEnum):
 
 
 class FilterAction(enum.StrEnum):
-    """What a matching word filter (or label) does to an entry of the home timeline: `hide` leaves it
-    out; `warn` returns it with the match named in its `filtered` field, for the host to fold it."""
+    """What a matching word filter or a label does to an entry of the home timeline: `hide` leaves it
+    out; `warn` returns it with the match named in its `filtered` field, for the host to fold it;
+    `show` (labels only) returns it as it is."""
 
     HIDE = "hide"
     WARN = "warn"
+    SHOW = "show"
 
 
 class Delivery(enum.StrEnum):
@@ -46,6 +48,12 @@ MAX_MUTES_PER_VIEWER = 1000
 # Active word filters a viewer may hold at once, and the length of a phrase.
 MAX_FILTERS_PER_VIEWER = 100
 MAX_PHRASE_CHARS = 100
+# A label: lower-case ASCII letters, digits, `-` and `_`, starting with a letter or digit, 1 to 32
+# characters; a post carries at most MAX_LABELS_PER_POST.
+LABEL_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$"
+MAX_LABELS_PER_POST = 10
+# Label rules a tenant, and a viewer, may hold.
+MAX_LABEL_RULES = 100
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,7 @@ class Post:
     published_at: datetime
     deleted_at: datetime | None
     stats: Stats
+    labels: list[str]
 
     @property
     def fans_out(self) -> bool:
@@ -100,10 +109,12 @@ class TimelineItem(NamedTuple):
     like_count: int
     reply_count: int
     share_count: int
+    labels: list[str]
 
 
 class FilterMatch(NamedTuple):
-    """Why an entry a `warn` applies to is marked: a word filter (`kind` "word", its id and phrase)."""
+    """Why an entry a `warn` applies to is marked: a word filter (`kind` "word", its id and phrase)
+    or a label of its post (`kind` "label", no id, the label)."""
 
     kind: str
     filter_id: str
@@ -138,6 +149,21 @@ class WordFilter:
     created_at: datetime
     # None: until deleted.
     expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class LabelPolicy:
+    """What a label does in a tenant's home timelines, and whether a viewer's preference may change it."""
+
+    label: str
+    action: FilterAction
+    viewer_may_change: bool
+
+
+@dataclass(frozen=True)
+class LabelPreference:
+    label: str
+    action: FilterAction
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""A viewer's read policy applied to one candidate entry of its home timeline: its word filters,
-matched in the folded form of post bodies (feeds_runtime.folding). A phrase matches as a whole word
+"""A viewer's read policy applied to one candidate entry of its home timeline: what the labels of the
+post do for the viewer, and its word filters, matched in the folded form of post bodies
+(feeds_runtime.folding). A phrase matches as a whole word
 where it begins or ends in a letter or digit of a script written with spaces (Latin, Cyrillic, …):
 `cat` is in "a cat." but not in "concat"; where it begins or ends in a CJK, kana, Hangul or Thai
 character it matches as written, since those scripts do not separate words (`台北` is in "去台北玩").
@@ -8,7 +9,7 @@ Every phrase of a viewer is found in one pass over a body (an Aho-Corasick autom
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import ahocorasick
 
@@ -36,9 +37,11 @@ def _whole(text: str, start: int, end: int) -> bool:
 
 
 class ReadPolicy:
-    """What a viewer's filters make of an entry: hidden, or shown with the matches of `warn`."""
+    """What a viewer's filters and label actions make of an entry: hidden, or shown with the
+    matches of `warn`. `label_actions` holds the labels that do not simply show."""
 
-    def __init__(self, filters: Sequence[WordFilter]) -> None:
+    def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction]) -> None:
+        self._labels = dict(label_actions)
         by_phrase: dict[str, list[WordFilter]] = {}
         for word_filter in filters:
             by_phrase.setdefault(word_filter.folded_phrase, []).append(word_filter)
@@ -53,12 +56,25 @@ class ReadPolicy:
     @property
     def empty(self) -> bool:
         """Whether it leaves every entry as it is (a read then needs no judging at all)."""
-        return self._automaton is None
+        return self._automaton is None and not self._labels
 
-    def judge(self, body: str, folded_body: str | None) -> tuple[bool, list[FilterMatch]]:
-        """(hidden, the matches to show) for a post's body; `folded_body` as stored, None to fold here."""
+    @property
+    def needs_bodies(self) -> bool:
+        """Whether judging reads the posts' folded bodies (the viewer has word filters)."""
+        return self._automaton is not None
+
+    def judge(self, body: str, folded_body: str | None, labels: Sequence[str]) -> tuple[bool, list[FilterMatch]]:
+        """(hidden, the matches to show) for a post's body and labels; `folded_body` as stored, None
+        to fold here."""
+        warned: list[FilterMatch] = []
+        for label in labels:
+            action = self._labels.get(label)
+            if action is FilterAction.HIDE:
+                return True, []
+            if action is FilterAction.WARN:
+                warned.append(FilterMatch("label", "", label))
         if self._automaton is None:
-            return False, []
+            return False, warned
         text = folded_body if folded_body is not None else fold(body)
         found: dict[str, list[WordFilter]] = {}
         for end, (phrase, matching) in self._automaton.iter(text):
@@ -67,4 +83,4 @@ class ReadPolicy:
         filters = [word_filter for matching in found.values() for word_filter in matching]
         if any(word_filter.action is FilterAction.HIDE for word_filter in filters):
             return True, []
-        return False, [FilterMatch("word", str(word_filter.id), word_filter.phrase) for word_filter in filters]
+        return False, warned + [FilterMatch("word", str(word_filter.id), word_filter.phrase) for word_filter in filters]

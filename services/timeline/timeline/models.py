@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
+from sqlalchemy import BigInteger, Boolean, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -59,6 +59,8 @@ class Post(Base):
     # The body in the folded form word filters match (feeds_runtime.folding), written at publish;
     # null for a post published before bodies were folded (a read folds those itself).
     folded_body: Mapped[str | None] = mapped_column(Text)
+    # The host's labels of the post (domain.LABEL_PATTERN), which label policies and preferences act on.
+    labels: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
 
 
 class PostStats(Base):
@@ -172,6 +174,31 @@ class WordFilter(Base):
     action: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LabelPolicy(Base):
+    """What a label does in the tenant's home timelines (hide, warn, show), and whether a viewer's
+    own preference may change it. A label with no policy is shown."""
+
+    __tablename__ = "label_policies"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn', 'show')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    label: Mapped[str] = mapped_column(String(32), primary_key=True)
+    action: Mapped[str] = mapped_column(String(8))
+    viewer_may_change: Mapped[bool] = mapped_column(Boolean)
+
+
+class LabelPreference(Base):
+    """What a label does in one viewer's home timeline, where the tenant's policy lets it choose."""
+
+    __tablename__ = "label_preferences"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn', 'show')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    label: Mapped[str] = mapped_column(String(32), primary_key=True)
+    action: Mapped[str] = mapped_column(String(8))
 
 
 class PulledAuthor(Base):

@@ -35,7 +35,7 @@ from timeline.repositories.entries import EntryRepository
 from timeline.repositories.fanout import FanoutRunRepository
 from timeline.repositories.graph import GraphRepository
 from timeline.matching import ReadPolicy
-from timeline.policy import PolicyService
+from timeline.policy import PolicyService, check_labels
 from timeline.repositories.home import ITEM_COLUMNS, HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.settings import TimelineSettings
@@ -76,10 +76,11 @@ class TimelineService:
     # Posts.
 
     def publish(self, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str, visibility: Visibility,
-                idempotency_key: str | None) -> tuple[Post, bool]:
-        """Canonical post, the author's self entry, initial stats, the fan-out job (unless private) and
-        the published event, all in the caller's transaction. Returns the post and whether an earlier
-        publish with the same key answered."""
+                idempotency_key: str | None, labels: list[str] | None = None) -> tuple[Post, bool]:
+        """Canonical post (with its labels), the author's self entry, initial stats, the fan-out job
+        (unless private) and the published event, all in the caller's transaction. Returns the post
+        and whether an earlier publish with the same key answered."""
+        labels = check_labels(labels or [])
         if is_blank(body) or len(body) > MAX_BODY_CHARS:
             raise codes.invalid_request(f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
         if idempotency_key is not None and not (
@@ -88,14 +89,15 @@ class TimelineService:
         ):
             raise codes.invalid_request(
                 f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
-        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value]).encode()).hexdigest()
-                       if idempotency_key is not None else None)
+        # Labels count in the fingerprint when there are some, so keys of posts without labels keep theirs.
+        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value, *([labels] if labels else [])]).encode())
+                       .hexdigest() if idempotency_key is not None else None)
         post_id = uuid.uuid4()
         # A big account's post reaches its followers by pull, decided once, when it is published.
         pulled = visibility is Visibility.PUBLIC and self.graph.has_followers(tenant_id, author_id,
                                                                               self.settings.pull_threshold)
         delivery = Delivery.PULL if pulled else Delivery.PUSH
-        published_at = self.posts.insert(post_id, tenant_id, author_id, body, fold(body), visibility, delivery,
+        published_at = self.posts.insert(post_id, tenant_id, author_id, body, fold(body), labels, visibility, delivery,
                                          idempotency_key, fingerprint)
         if published_at is None:
             assert idempotency_key is not None, "only a publish with a key can conflict"
@@ -139,6 +141,15 @@ class TimelineService:
         self.posts.soft_delete(tenant_id, post_id)
         if post.delivery is Delivery.PUSH:
             self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+
+    def set_labels(self, tenant_id: uuid.UUID, post_id: uuid.UUID, labels: list[str]) -> Post:
+        """Replace the post's labels; home reads apply them from the next read on."""
+        labels = check_labels(labels)
+        post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
+        if post is None or post.deleted_at is not None:
+            raise codes.post_not_found()
+        self.posts.set_labels(tenant_id, post_id, labels)
+        return self.posts.written(tenant_id, post_id)
 
     def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> Post:
         post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
@@ -208,7 +219,7 @@ class TimelineService:
 
     def _judged_home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int, after: Position | None,
                      policy: ReadPolicy, cursors: HomeCursors) -> HomePage:
-        """A page for a viewer whose policy hides some entries: read ahead in batches, judging each
+        """A page for a viewer whose policy hides or marks some entries: read ahead in batches, judging each
         entry, until `limit` are kept and one more shows that the timeline goes on, the timeline ends,
         or `home_examine_max` entries (at least limit + 1) were examined. Then the cursor is the
         position of the last entry examined before the one that showed more, or the last examined at
@@ -222,11 +233,12 @@ class TimelineService:
         batch = limit + 1
         while True:
             asked = min(batch, bound - examined)
-            rows = home.rows(tenant_id, viewer_id, position, asked, folded=True)
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=policy.needs_bodies)
             for row in rows:
                 item = TimelineItem._make(row[:ITEM_COLUMNS])
                 examined += 1
-                hidden, matches = policy.judge(item.body, row[ITEM_COLUMNS])
+                hidden, matches = policy.judge(item.body, row[ITEM_COLUMNS] if policy.needs_bodies else None,
+                                               item.labels)
                 if not hidden and len(kept) == limit:
                     # One more entry to show: the page is full and the timeline goes on after the
                     # entry examined before this one.

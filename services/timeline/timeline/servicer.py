@@ -16,7 +16,19 @@ from feeds_runtime.db import Database
 from feeds_runtime.events import serve_list_events
 from timeline import codes
 from timeline.models import events as events_table
-from timeline.domain import FilterAction, FilterMatch, Moderation, Mute, Post, Stats, TimelineItem, Visibility, WordFilter
+from timeline.domain import (
+    FilterAction,
+    FilterMatch,
+    LabelPolicy,
+    LabelPreference,
+    Moderation,
+    Mute,
+    Post,
+    Stats,
+    TimelineItem,
+    Visibility,
+    WordFilter,
+)
 from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
@@ -27,7 +39,9 @@ _MODERATION = {pb.MODERATION_STATE_VISIBLE: Moderation.VISIBLE, pb.MODERATION_ST
                pb.MODERATION_STATE_REMOVED: Moderation.REMOVED}
 _FILTER_ACTION = {pb.FILTER_ACTION_UNSPECIFIED: FilterAction.HIDE, pb.FILTER_ACTION_HIDE: FilterAction.HIDE,
                   pb.FILTER_ACTION_WARN: FilterAction.WARN}
-_FILTER_ACTION_PB = {FilterAction.HIDE: pb.FILTER_ACTION_HIDE, FilterAction.WARN: pb.FILTER_ACTION_WARN}
+_LABEL_ACTION = {pb.FILTER_ACTION_HIDE: FilterAction.HIDE, pb.FILTER_ACTION_WARN: FilterAction.WARN,
+                 pb.FILTER_ACTION_SHOW: FilterAction.SHOW}
+_FILTER_ACTION_PB = {value: key for key, value in _LABEL_ACTION.items()}
 _VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
 _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
@@ -66,7 +80,7 @@ def _stats(stats: Stats) -> pb.PostStats:
 def post_message(post: Post) -> pb.Post:
     return pb.Post(id=str(post.id), author_id=str(post.author_id), body=post.body,
                    visibility=_VISIBILITY_PB[post.visibility], moderation_state=_MODERATION_PB[post.moderation_state],
-                   published_at=_timestamp(post.published_at), stats=_stats(post.stats))
+                   published_at=_timestamp(post.published_at), stats=_stats(post.stats), labels=post.labels)
 
 
 def _word_filter(word_filter: WordFilter) -> pb.WordFilter:
@@ -75,6 +89,22 @@ def _word_filter(word_filter: WordFilter) -> pb.WordFilter:
     if word_filter.expires_at is not None:
         message.expires_at.CopyFrom(_timestamp(word_filter.expires_at))
     return message
+
+
+def _label_action(action: pb.FilterAction) -> FilterAction:
+    found = _LABEL_ACTION.get(action)
+    if found is None:
+        raise codes.invalid_request("action must be hide, warn or show")
+    return found
+
+
+def _label_policy(policy: LabelPolicy) -> pb.LabelPolicy:
+    return pb.LabelPolicy(label=policy.label, action=_FILTER_ACTION_PB[policy.action],
+                          viewer_may_change=policy.viewer_may_change)
+
+
+def _label_preference(preference: LabelPreference) -> pb.LabelPreference:
+    return pb.LabelPreference(label=preference.label, action=_FILTER_ACTION_PB[preference.action])
 
 
 def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem],
@@ -88,7 +118,7 @@ def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: l
         add(entry_id=item.entry_id, post_id=item.post_id, author_id=item.author_id, body=item.body,
             published_at=_timestamp_fields(item.published_at), ranked_at=_timestamp_fields(item.ranked_at),
             stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count},
-            filtered=[match._asdict() for match in matches] if matches else None)
+            filtered=[match._asdict() for match in matches] if matches else None, labels=item.labels)
 
 
 class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
@@ -106,7 +136,7 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
             raise codes.invalid_request("visibility must be public or private")
         with self._database.transaction() as session:
             post, replayed = self._service(session).publish(tenant, author, request.body, visibility,
-                                                            request.idempotency_key or None)
+                                                            request.idempotency_key or None, list(request.labels))
         return pb.PublishPostResponse(post=post_message(post), replayed=replayed)
 
     def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:
@@ -132,6 +162,13 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         with self._database.transaction() as session:
             post = self._service(session).set_moderation(tenant, post_id, state)
         return pb.SetModerationResponse(post=post_message(post))
+
+    def SetPostLabels(self, request: pb.SetPostLabelsRequest, context) -> pb.SetPostLabelsResponse:
+        tenant = require_tenant()
+        post_id = parse_id(request.post_id, "post_id")
+        with self._database.transaction() as session:
+            post = self._service(session).set_labels(tenant, post_id, list(request.labels))
+        return pb.SetPostLabelsResponse(post=post_message(post))
 
     def Follow(self, request: pb.FollowRequest, context) -> pb.FollowResponse:
         tenant, actor = require_tenant(), require_actor()
@@ -201,7 +238,7 @@ class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):
         tenant, viewer = require_tenant(), require_actor()
         action = _FILTER_ACTION.get(request.action)
         if action is None:
-            raise codes.invalid_request("action must be hide or warn")
+            raise codes.invalid_request("a word filter's action must be hide or warn")
         with self._database.transaction() as session:
             word_filter = PolicyService(session).add_filter(tenant, viewer, request.phrase, action,
                                                             _optional_time(request, "expires_at"))
@@ -219,6 +256,47 @@ class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):
         with self._database.read() as connection:
             filters = PolicyService(connection).filters_of(tenant, viewer)
         return pb.ListWordFiltersResponse(filters=[_word_filter(word_filter) for word_filter in filters])
+
+    def SetLabelPolicy(self, request: pb.SetLabelPolicyRequest, context) -> pb.SetLabelPolicyResponse:
+        tenant = require_tenant()
+        policy = LabelPolicy(request.policy.label, _label_action(request.policy.action),
+                             request.policy.viewer_may_change)
+        with self._database.transaction() as session:
+            PolicyService(session).set_label_policy(tenant, policy)
+        return pb.SetLabelPolicyResponse(policy=_label_policy(policy))
+
+    def DeleteLabelPolicy(self, request: pb.DeleteLabelPolicyRequest, context) -> pb.DeleteLabelPolicyResponse:
+        tenant = require_tenant()
+        with self._database.transaction() as session:
+            PolicyService(session).delete_label_policy(tenant, request.label)
+        return pb.DeleteLabelPolicyResponse()
+
+    def ListLabelPolicies(self, request: pb.ListLabelPoliciesRequest, context) -> pb.ListLabelPoliciesResponse:
+        tenant = require_tenant()
+        with self._database.read() as connection:
+            policies = PolicyService(connection).label_policies(tenant)
+        return pb.ListLabelPoliciesResponse(policies=[_label_policy(policy) for policy in policies])
+
+    def SetLabelPreference(self, request: pb.SetLabelPreferenceRequest, context) -> pb.SetLabelPreferenceResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        preference = LabelPreference(request.preference.label, _label_action(request.preference.action))
+        with self._database.transaction() as session:
+            PolicyService(session).set_label_preference(tenant, viewer, preference)
+        return pb.SetLabelPreferenceResponse(preference=_label_preference(preference))
+
+    def DeleteLabelPreference(self, request: pb.DeleteLabelPreferenceRequest,
+                              context) -> pb.DeleteLabelPreferenceResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.transaction() as session:
+            PolicyService(session).delete_label_preference(tenant, viewer, request.label)
+        return pb.DeleteLabelPreferenceResponse()
+
+    def ListLabelPreferences(self, request: pb.ListLabelPreferencesRequest,
+                             context) -> pb.ListLabelPreferencesResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            preferences = PolicyService(connection).label_preferences(tenant, viewer)
+        return pb.ListLabelPreferencesResponse(preferences=[_label_preference(p) for p in preferences])
 
 
 class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime
-from typing import Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -25,7 +25,7 @@ from gateway.auth import HostCall
 from gateway.clients import call_metadata
 from gateway.idempotency import IDEMPOTENCY_KEY
 from gateway.contract import responses as answers
-from gateway.contract.fields import RFC3339, UuidPath, pattern, visible_text
+from gateway.contract.fields import LABEL_PATTERN, RFC3339, LabelPath, UuidPath, pattern, visible_text
 from gateway.envelopes import timeline_data, timeline_page
 from gateway.timeline_views import (
     TimelineBlock,
@@ -33,6 +33,9 @@ from gateway.timeline_views import (
     TimelineFollow,
     TimelineItem,
     TimelineFilterDeleted,
+    TimelineLabelPolicy,
+    TimelineLabelPreference,
+    TimelineLabelRuleDeleted,
     TimelineMute,
     TimelinePong,
     TimelinePost,
@@ -47,7 +50,8 @@ ADMIN = "feeds.timeline.v1.TimelineAdmin"
 POLICY = "feeds.timeline.v1.TimelinePolicy"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
 IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"],
-                                          POLICY: ["ListMutes", "ListWordFilters"]}
+                                          POLICY: ["ListMutes", "ListWordFilters", "ListLabelPolicies",
+                                                                   "ListLabelPreferences"]}
 
 # The signature headers are the security schemes of the document (gateway.contract.document); the
 # acting user is a parameter, required where the operation acts as someone.
@@ -64,10 +68,35 @@ ANY_VIEWER = {"parameters": _viewer(False)}
 IDEMPOTENT_VIEWER = {"parameters": _viewer(True) + [IDEMPOTENCY_KEY]}
 
 
+Label = Annotated[str, Field(pattern=LABEL_PATTERN, max_length=32)]
+Labels = Annotated[list[Label], Field(max_length=10, description="At most 10 labels, each 1 to 32 lower-case ASCII "
+                                      "letters, digits, '-' or '_' starting with a letter or digit; a repeated "
+                                      "label counts once.")]
+LabelAction = Literal["hide", "warn", "show"]
+
+
 class PostBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     body: str = Field(min_length=1, max_length=10_000, json_schema_extra=pattern(visible_text))
     visibility: Literal["public", "private"] = "public"
+    labels: Labels = []
+
+
+class LabelsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    labels: Labels
+
+
+class LabelPolicyBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: LabelAction
+    viewer_may_change: bool = Field(default=True, description="Whether a viewer's preference for the label "
+                                                              "decides for that viewer.")
+
+
+class LabelPreferenceBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: LabelAction
 
 
 class ModerationBody(BaseModel):
@@ -159,7 +188,7 @@ async def publish_post(request: Request) -> Response:
         stub, _, deadline = _stubs(request)
         response = await stub.PublishPost(
             pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
-                                  idempotency_key=request.headers.get("idempotency-key", "")),
+                                  idempotency_key=request.headers.get("idempotency-key", ""), labels=body.labels),
             timeout=deadline, metadata=call_metadata(request, actor=author, tenant=call.tenant_id),
         )
         # A post the service already held under this key (the gateway's record of the first answer
@@ -200,6 +229,18 @@ async def set_moderation(request: Request, post_id: UuidPath) -> JSONResponse:
         pb.SetModerationRequest(post_id=post_id, moderation_state=views.MODERATION_PB[body.moderation_state]),
         timeout=deadline, metadata=call_metadata(request, actor=actor, tenant=call.tenant_id),
     )
+    return timeline_data(views.post(response.post))
+
+
+@router.put("/posts/{post_id}/labels", summary="Replace a post's labels",
+            description="Label policies and preferences act on them from the next home read on.",
+            openapi_extra=_with_body(LabelsBody, ANY_VIEWER), responses=answers.timeline(TimelinePost, 404))
+async def set_post_labels(request: Request, post_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    body = await _body(request, LabelsBody)
+    stub, _, deadline = _stubs(request)
+    response = await stub.SetPostLabels(pb.SetPostLabelsRequest(post_id=post_id, labels=body.labels), timeout=deadline,
+                                        metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
     return timeline_data(views.post(response.post))
 
 
@@ -357,3 +398,75 @@ async def delete_filter(request: Request, filter_id: UuidPath) -> JSONResponse:
                                 metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
     deleted: TimelineFilterDeleted = {"id": filter_id, "deleted": True}
     return timeline_data(deleted)
+
+
+@router.put("/label-policies/{label}", summary="What a label does in the tenant's home timelines",
+            description="`hide`, `warn` or `show`; with `viewer_may_change` (the default) a viewer's own preference "
+                        "for the label decides for that viewer. A label with no policy is shown. At most 100 "
+                        "policies per tenant (`limit_exceeded`).",
+            openapi_extra=_with_body(LabelPolicyBody, ANY_VIEWER), responses=answers.timeline(TimelineLabelPolicy))
+async def set_label_policy(request: Request, label: LabelPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    body = await _body(request, LabelPolicyBody)
+    stub, deadline = _policy(request)
+    policy = pb.LabelPolicy(label=label, action=views.LABEL_ACTION_PB[body.action],
+                            viewer_may_change=body.viewer_may_change)
+    response = await stub.SetLabelPolicy(pb.SetLabelPolicyRequest(policy=policy), timeout=deadline,
+                                         metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.label_policy(response.policy))
+
+
+@router.delete("/label-policies/{label}", summary="Remove the tenant's policy for a label", openapi_extra=ANY_VIEWER,
+               responses=answers.timeline(TimelineLabelRuleDeleted, 404))
+async def delete_label_policy(request: Request, label: LabelPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, deadline = _policy(request)
+    await stub.DeleteLabelPolicy(pb.DeleteLabelPolicyRequest(label=label), timeout=deadline,
+                                 metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    deleted: TimelineLabelRuleDeleted = {"label": label, "deleted": True}
+    return timeline_data(deleted)
+
+
+@router.get("/label-policies", summary="The tenant's label policies, by label", openapi_extra=ANY_VIEWER,
+            responses=answers.timeline(TimelineLabelPolicy, listed=True))
+async def list_label_policies(request: Request) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, deadline = _policy(request)
+    response = await stub.ListLabelPolicies(pb.ListLabelPoliciesRequest(), timeout=deadline,
+                                            metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data([views.label_policy(policy) for policy in response.policies])
+
+
+@router.put("/label-preferences/{label}", summary="What a label does in the viewer's home timeline",
+            description="Decides for the viewer unless the tenant's policy for the label does not let viewers "
+                        "change it. At most 100 preferences per viewer (`limit_exceeded`).",
+            openapi_extra=_with_body(LabelPreferenceBody, VIEWER), responses=answers.timeline(TimelineLabelPreference))
+async def set_label_preference(request: Request, label: LabelPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, LabelPreferenceBody)
+    stub, deadline = _policy(request)
+    preference = pb.LabelPreference(label=label, action=views.LABEL_ACTION_PB[body.action])
+    response = await stub.SetLabelPreference(pb.SetLabelPreferenceRequest(preference=preference), timeout=deadline,
+                                             metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.label_preference(response.preference))
+
+
+@router.delete("/label-preferences/{label}", summary="Remove the viewer's preference for a label", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineLabelRuleDeleted, 404))
+async def delete_label_preference(request: Request, label: LabelPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.DeleteLabelPreference(pb.DeleteLabelPreferenceRequest(label=label), timeout=deadline,
+                                     metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    deleted: TimelineLabelRuleDeleted = {"label": label, "deleted": True}
+    return timeline_data(deleted)
+
+
+@router.get("/label-preferences", summary="The viewer's label preferences, by label", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineLabelPreference, listed=True))
+async def list_label_preferences(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListLabelPreferences(pb.ListLabelPreferencesRequest(), timeout=deadline,
+                                               metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.label_preference(preference) for preference in response.preferences])

@@ -26,15 +26,17 @@ from timeline.repositories.sql import ENTRY_ID, FANS_OUT, blocked, muted
 
 def _item_columns(alias: str, folded: bool) -> str:
     """A TimelineItem's columns, in its field order, from a row source `alias`: ids as text (PostgreSQL
-    writes a UUID's text faster than Python does), stats zero when the post has no stats row; then,
-    with `folded`, the post's folded body (for word filters)."""
+    writes a UUID's text faster than Python does), stats zero when the post has no stats row, the
+    post's labels; then, with `folded`, the post's folded body (for word filters)."""
     return (f"CAST({alias}.entry_id AS text) AS entry_id, CAST({alias}.post_id AS text) AS post_id, {alias}.ranked_at, "
             f"CAST({alias}.author_id AS text) AS author_id, {alias}.body, {alias}.published_at, "
             f"coalesce({alias}.like_count, 0) AS like_count, coalesce({alias}.reply_count, 0) AS reply_count, "
-            f"coalesce({alias}.share_count, 0) AS share_count" + (f", {alias}.folded_body" if folded else ""))
+            f"coalesce({alias}.share_count, 0) AS share_count, {alias}.labels"
+            + (f", {alias}.folded_body" if folded else ""))
 
 
-_ROW = "r.entry_id, r.post_id, r.ranked_at, r.author_id, r.body, r.published_at, r.like_count, r.reply_count, r.share_count"
+_ROW = ("r.entry_id, r.post_id, r.ranked_at, r.author_id, r.body, r.published_at, r.like_count, r.reply_count, "
+        "r.share_count, r.labels")
 _PULLED_ID = ENTRY_ID.format(tenant="p.tenant_id", viewer="f.follower_id", post="p.id")
 _NOT_BLOCKED = f"NOT {blocked('%(viewer)s', 'f.followee_id', '%(tenant)s')}"
 _NOT_MUTED = f"NOT {muted('%(viewer)s', 'f.followee_id', '%(tenant)s')}"
@@ -51,7 +53,7 @@ def _posts_of_follows(delivery: str, boundary: str, folded: bool) -> str:
     return f"""
         CROSS JOIN LATERAL (
             SELECT {_PULLED_ID} AS entry_id, p.id AS post_id, p.published_at AS ranked_at, p.author_id, p.body,
-                   p.published_at, s.like_count, s.reply_count, s.share_count{_folded(folded)}
+                   p.published_at, s.like_count, s.reply_count, s.share_count, p.labels{_folded(folded)}
             FROM timeline.posts p
             LEFT JOIN timeline.post_stats s ON s.tenant_id = p.tenant_id AND s.post_id = p.id
             WHERE p.tenant_id = f.tenant_id AND p.author_id = f.followee_id AND p.delivery = '{delivery}'
@@ -75,7 +77,7 @@ def _page_sql(after: bool, folded: bool = False) -> str:
                          WHERE tenant_id = %(tenant)s AND viewer_id = %(viewer)s),
         entries AS (
             SELECT e.id AS entry_id, e.post_id, e.ranked_at, p.author_id, p.body, p.published_at,
-                   s.like_count, s.reply_count, s.share_count{_folded(folded)}
+                   s.like_count, s.reply_count, s.share_count, p.labels{_folded(folded)}
             FROM timeline.timeline_entries e
             JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
             LEFT JOIN timeline.post_stats s ON s.tenant_id = e.tenant_id AND s.post_id = e.post_id
@@ -117,7 +119,7 @@ HORIZON = "SELECT ranked_at, entry_id FROM timeline.viewer_horizons WHERE tenant
 
 
 # The columns of a TimelineItem a row starts with.
-ITEM_COLUMNS = 9
+ITEM_COLUMNS = 10
 
 
 def _position(row) -> tuple[datetime, uuid.UUID]:

@@ -11,7 +11,7 @@ ENTRY_ID = "md5(CAST({tenant} AS text) || '/' || CAST({viewer} AS text) || '/' |
 FANS_OUT = "p.deleted_at IS NULL AND p.moderation_state = 'visible' AND p.visibility = 'public'"
 
 POST_COLUMNS = """p.id, p.tenant_id, p.author_id, p.body, p.visibility, p.moderation_state, p.delivery,
-                  p.published_at, p.deleted_at, s.like_count, s.reply_count, s.share_count"""
+                  p.published_at, p.deleted_at, s.like_count, s.reply_count, s.share_count, p.labels"""
 
 
 def blocked(viewer: str, author: str, tenant: str = ":tenant") -> str:

@@ -28,6 +28,7 @@ class FilterAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FILTER_ACTION_UNSPECIFIED: _ClassVar[FilterAction]
     FILTER_ACTION_HIDE: _ClassVar[FilterAction]
     FILTER_ACTION_WARN: _ClassVar[FilterAction]
+    FILTER_ACTION_SHOW: _ClassVar[FilterAction]
 VISIBILITY_UNSPECIFIED: Visibility
 VISIBILITY_PUBLIC: Visibility
 VISIBILITY_PRIVATE: Visibility
@@ -38,6 +39,7 @@ MODERATION_STATE_REMOVED: ModerationState
 FILTER_ACTION_UNSPECIFIED: FilterAction
 FILTER_ACTION_HIDE: FilterAction
 FILTER_ACTION_WARN: FilterAction
+FILTER_ACTION_SHOW: FilterAction
 
 class PostStats(_message.Message):
     __slots__ = ("like_count", "reply_count", "share_count")
@@ -50,7 +52,7 @@ class PostStats(_message.Message):
     def __init__(self, like_count: _Optional[int] = ..., reply_count: _Optional[int] = ..., share_count: _Optional[int] = ...) -> None: ...
 
 class Post(_message.Message):
-    __slots__ = ("id", "author_id", "body", "visibility", "moderation_state", "published_at", "stats")
+    __slots__ = ("id", "author_id", "body", "visibility", "moderation_state", "published_at", "stats", "labels")
     ID_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
     BODY_FIELD_NUMBER: _ClassVar[int]
@@ -58,6 +60,7 @@ class Post(_message.Message):
     MODERATION_STATE_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     id: str
     author_id: str
     body: str
@@ -65,7 +68,8 @@ class Post(_message.Message):
     moderation_state: ModerationState
     published_at: _timestamp_pb2.Timestamp
     stats: PostStats
-    def __init__(self, id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ...) -> None: ...
+    labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ..., labels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FilterMatch(_message.Message):
     __slots__ = ("kind", "filter_id", "value")
@@ -78,7 +82,7 @@ class FilterMatch(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., filter_id: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
 
 class TimelineItem(_message.Message):
-    __slots__ = ("entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats", "filtered")
+    __slots__ = ("entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats", "filtered", "labels")
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     POST_ID_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_ID_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +91,7 @@ class TimelineItem(_message.Message):
     RANKED_AT_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     FILTERED_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     entry_id: str
     post_id: str
     author_id: str
@@ -95,17 +100,20 @@ class TimelineItem(_message.Message):
     ranked_at: _timestamp_pb2.Timestamp
     stats: PostStats
     filtered: _containers.RepeatedCompositeFieldContainer[FilterMatch]
-    def __init__(self, entry_id: _Optional[str] = ..., post_id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ranked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ..., filtered: _Optional[_Iterable[_Union[FilterMatch, _Mapping]]] = ...) -> None: ...
+    labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, entry_id: _Optional[str] = ..., post_id: _Optional[str] = ..., author_id: _Optional[str] = ..., body: _Optional[str] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ranked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., stats: _Optional[_Union[PostStats, _Mapping]] = ..., filtered: _Optional[_Iterable[_Union[FilterMatch, _Mapping]]] = ..., labels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PublishPostRequest(_message.Message):
-    __slots__ = ("body", "visibility", "idempotency_key")
+    __slots__ = ("body", "visibility", "idempotency_key", "labels")
     BODY_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     body: str
     visibility: Visibility
     idempotency_key: str
-    def __init__(self, body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, body: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., idempotency_key: _Optional[str] = ..., labels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PublishPostResponse(_message.Message):
     __slots__ = ("post", "replayed")
@@ -146,6 +154,20 @@ class SetModerationRequest(_message.Message):
     def __init__(self, post_id: _Optional[str] = ..., moderation_state: _Optional[_Union[ModerationState, str]] = ...) -> None: ...
 
 class SetModerationResponse(_message.Message):
+    __slots__ = ("post",)
+    POST_FIELD_NUMBER: _ClassVar[int]
+    post: Post
+    def __init__(self, post: _Optional[_Union[Post, _Mapping]] = ...) -> None: ...
+
+class SetPostLabelsRequest(_message.Message):
+    __slots__ = ("post_id", "labels")
+    POST_ID_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    post_id: str
+    labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, post_id: _Optional[str] = ..., labels: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SetPostLabelsResponse(_message.Message):
     __slots__ = ("post",)
     POST_FIELD_NUMBER: _ClassVar[int]
     post: Post
@@ -300,6 +322,88 @@ class ListWordFiltersResponse(_message.Message):
     FILTERS_FIELD_NUMBER: _ClassVar[int]
     filters: _containers.RepeatedCompositeFieldContainer[WordFilter]
     def __init__(self, filters: _Optional[_Iterable[_Union[WordFilter, _Mapping]]] = ...) -> None: ...
+
+class LabelPolicy(_message.Message):
+    __slots__ = ("label", "action", "viewer_may_change")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_MAY_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    action: FilterAction
+    viewer_may_change: bool
+    def __init__(self, label: _Optional[str] = ..., action: _Optional[_Union[FilterAction, str]] = ..., viewer_may_change: _Optional[bool] = ...) -> None: ...
+
+class SetLabelPolicyRequest(_message.Message):
+    __slots__ = ("policy",)
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    policy: LabelPolicy
+    def __init__(self, policy: _Optional[_Union[LabelPolicy, _Mapping]] = ...) -> None: ...
+
+class SetLabelPolicyResponse(_message.Message):
+    __slots__ = ("policy",)
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    policy: LabelPolicy
+    def __init__(self, policy: _Optional[_Union[LabelPolicy, _Mapping]] = ...) -> None: ...
+
+class DeleteLabelPolicyRequest(_message.Message):
+    __slots__ = ("label",)
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    def __init__(self, label: _Optional[str] = ...) -> None: ...
+
+class DeleteLabelPolicyResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLabelPoliciesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLabelPoliciesResponse(_message.Message):
+    __slots__ = ("policies",)
+    POLICIES_FIELD_NUMBER: _ClassVar[int]
+    policies: _containers.RepeatedCompositeFieldContainer[LabelPolicy]
+    def __init__(self, policies: _Optional[_Iterable[_Union[LabelPolicy, _Mapping]]] = ...) -> None: ...
+
+class LabelPreference(_message.Message):
+    __slots__ = ("label", "action")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    action: FilterAction
+    def __init__(self, label: _Optional[str] = ..., action: _Optional[_Union[FilterAction, str]] = ...) -> None: ...
+
+class SetLabelPreferenceRequest(_message.Message):
+    __slots__ = ("preference",)
+    PREFERENCE_FIELD_NUMBER: _ClassVar[int]
+    preference: LabelPreference
+    def __init__(self, preference: _Optional[_Union[LabelPreference, _Mapping]] = ...) -> None: ...
+
+class SetLabelPreferenceResponse(_message.Message):
+    __slots__ = ("preference",)
+    PREFERENCE_FIELD_NUMBER: _ClassVar[int]
+    preference: LabelPreference
+    def __init__(self, preference: _Optional[_Union[LabelPreference, _Mapping]] = ...) -> None: ...
+
+class DeleteLabelPreferenceRequest(_message.Message):
+    __slots__ = ("label",)
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    def __init__(self, label: _Optional[str] = ...) -> None: ...
+
+class DeleteLabelPreferenceResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLabelPreferencesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLabelPreferencesResponse(_message.Message):
+    __slots__ = ("preferences",)
+    PREFERENCES_FIELD_NUMBER: _ClassVar[int]
+    preferences: _containers.RepeatedCompositeFieldContainer[LabelPreference]
+    def __init__(self, preferences: _Optional[_Iterable[_Union[LabelPreference, _Mapping]]] = ...) -> None: ...
 
 class RebuildViewerRequest(_message.Message):
     __slots__ = ("viewer_id",)

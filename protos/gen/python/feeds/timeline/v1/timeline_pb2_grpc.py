@@ -54,6 +54,11 @@ class TimelineServiceStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.FromString,
                 _registered_method=True)
+        self.SetPostLabels = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/SetPostLabels',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.FromString,
+                _registered_method=True)
         self.Follow = channel.unary_unary(
                 '/feeds.timeline.v1.TimelineService/Follow',
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.FollowRequest.SerializeToString,
@@ -103,6 +108,12 @@ class TimelineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SetModeration(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetPostLabels(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -160,6 +171,11 @@ def add_TimelineServiceServicer_to_server(servicer, server):
                     servicer.SetModeration,
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.SerializeToString,
+            ),
+            'SetPostLabels': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetPostLabels,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.SerializeToString,
             ),
             'Follow': grpc.unary_unary_rpc_method_handler(
                     servicer.Follow,
@@ -295,6 +311,33 @@ class TimelineService:
             '/feeds.timeline.v1.TimelineService/SetModeration',
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.SerializeToString,
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetPostLabels(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/SetPostLabels',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -442,8 +485,9 @@ class TimelineService:
 
 
 class TimelinePolicyStub:
-    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
-    is redone when it changes.
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
     """
 
     def __init__(self, channel):
@@ -482,11 +526,42 @@ class TimelinePolicyStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
                 _registered_method=True)
+        self.SetLabelPolicy = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/SetLabelPolicy',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.FromString,
+                _registered_method=True)
+        self.DeleteLabelPolicy = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPolicy',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.FromString,
+                _registered_method=True)
+        self.ListLabelPolicies = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListLabelPolicies',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.FromString,
+                _registered_method=True)
+        self.SetLabelPreference = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/SetLabelPreference',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.FromString,
+                _registered_method=True)
+        self.DeleteLabelPreference = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPreference',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.FromString,
+                _registered_method=True)
+        self.ListLabelPreferences = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListLabelPreferences',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.FromString,
+                _registered_method=True)
 
 
 class TimelinePolicyServicer:
-    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
-    is redone when it changes.
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
     """
 
     def MuteAuthor(self, request, context):
@@ -530,6 +605,46 @@ class TimelinePolicyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetLabelPolicy(self, request, context):
+        """Invalid: a label outside the alphabet, no action, or past 100 policies (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteLabelPolicy(self, request, context):
+        """NOT_FOUND when the tenant sets no policy for the label.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLabelPolicies(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetLabelPreference(self, request, context):
+        """Invalid: a label outside the alphabet, no action, or past 100 preferences (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteLabelPreference(self, request, context):
+        """NOT_FOUND when the viewer sets no preference for the label.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLabelPreferences(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TimelinePolicyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -563,6 +678,36 @@ def add_TimelinePolicyServicer_to_server(servicer, server):
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.SerializeToString,
             ),
+            'SetLabelPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetLabelPolicy,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.SerializeToString,
+            ),
+            'DeleteLabelPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteLabelPolicy,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.SerializeToString,
+            ),
+            'ListLabelPolicies': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLabelPolicies,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.SerializeToString,
+            ),
+            'SetLabelPreference': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetLabelPreference,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.SerializeToString,
+            ),
+            'DeleteLabelPreference': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteLabelPreference,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.SerializeToString,
+            ),
+            'ListLabelPreferences': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLabelPreferences,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'feeds.timeline.v1.TimelinePolicy', rpc_method_handlers)
@@ -572,8 +717,9 @@ def add_TimelinePolicyServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TimelinePolicy:
-    """The viewer's (x-actor-id) own policy over its home timeline, applied when it is read: no fan-out
-    is redone when it changes.
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
     """
 
     @staticmethod
@@ -728,6 +874,168 @@ class TimelinePolicy:
             '/feeds.timeline.v1.TimelinePolicy/ListWordFilters',
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetLabelPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/SetLabelPolicy',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteLabelPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPolicy',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLabelPolicies(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListLabelPolicies',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetLabelPreference(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/SetLabelPreference',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteLabelPreference(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPreference',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLabelPreferences(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListLabelPreferences',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.FromString,
             options,
             channel_credentials,
             insecure,
