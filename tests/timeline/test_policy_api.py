@@ -212,3 +212,57 @@ def test_labels_and_their_policies_and_preferences(host, other_host, timeline_en
         assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request", (path, body)
     assert host.request("GET", f"/api/v1/timeline/posts/{plain['id']}").json()["data"]["labels"] == []
     assert [p["label"] for p in host.request("GET", "/api/v1/timeline/label-policies").json()["data"]] == ["spoiler"]
+
+
+def test_a_host_rebuilds_a_viewer_and_follows_its_status(stack, host, other_host, timeline_engine):
+    viewer, author = uuid.uuid4(), uuid.uuid4()
+    posts = followed_posts(host, timeline_engine, viewer, author, ["one", "two"])
+    own = publish(host, viewer, "own")
+    wait_until(lambda: jobs_settled(timeline_engine, own["id"]), "the viewer's own post")
+    # Given drift: a lost entry
+    with timeline_engine.begin() as connection:
+        connection.execute(text("DELETE FROM timeline.timeline_entries WHERE viewer_id = :v AND post_id = :p"),
+                           {"v": str(viewer), "p": posts[0]["id"]})
+    assert home_ids(host, viewer) == [own["id"], posts[1]["id"]]
+    accepted = host.request("POST", f"/api/v1/timeline/viewers/{viewer}/rebuild")
+    assert accepted.status_code == 202, accepted.text
+    rebuild = accepted.json()["data"]
+    assert accepted.headers["Location"] == f"/api/v1/timeline/rebuilds/{rebuild['id']}"
+    assert set(rebuild) == {"id", "viewer_id", "status", "requested_at", "started_at", "finished_at",
+                            "entries_written", "entries_removed", "error"}
+    assert rebuild["viewer_id"] == str(viewer) and rebuild["status"] in ("queued", "running", "succeeded")
+
+    def status() -> dict:
+        response = host.request("GET", f"/api/v1/timeline/rebuilds/{rebuild['id']}")
+        assert response.status_code == 200
+        return response.json()["data"]
+
+    wait_until(lambda: status()["status"] == "succeeded", "the rebuild job")
+    done = status()
+    assert (done["entries_written"], done["entries_removed"], done["error"]) == (1, 0, None)
+    assert done["started_at"] and done["finished_at"]
+    assert host.request("GET", f"/api/v1/timeline/viewers/{viewer}/rebuild").json()["data"] == done
+    # The drift is repaired and the viewer's own post kept
+    assert home_ids(host, viewer) == [own["id"], posts[1]["id"], posts[0]["id"]]
+    # Another tenant sees neither the rebuild nor the viewer's
+    for path in (f"/api/v1/timeline/rebuilds/{rebuild['id']}", f"/api/v1/timeline/viewers/{viewer}/rebuild"):
+        foreign = other_host.request("GET", path)
+        assert foreign.status_code == 404 and foreign.json()["error"]["code"] == "not_found"
+    for method, path in [("POST", "/api/v1/timeline/viewers/not-a-uuid/rebuild"),
+                         ("GET", "/api/v1/timeline/rebuilds/not-a-uuid")]:
+        response = host.request(method, path)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_request"
+    # The same over gRPC, for internal callers
+    from feeds.timeline.v1 import timeline_pb2 as pb
+
+    from .conftest import Rpc
+
+    rpc = Rpc(stack.address)
+    metadata = Rpc.metadata(host.tenant)
+    requested = rpc.timeline.RequestRebuild(pb.RequestRebuildRequest(viewer_id=str(viewer)), metadata=metadata,
+                                            timeout=10)
+    assert requested.created and requested.rebuild.id != rebuild["id"]
+    wait_until(lambda: rpc.timeline.GetRebuild(pb.GetRebuildRequest(rebuild_id=requested.rebuild.id),
+                                               metadata=metadata, timeout=10).rebuild.status
+               == pb.REBUILD_STATUS_SUCCEEDED, "the second rebuild")
+    assert home_ids(host, viewer) == [own["id"], posts[1]["id"], posts[0]["id"]]

@@ -16,6 +16,10 @@ Moderation = Literal["visible", "hidden", "removed"]
 VISIBILITY: dict[pb.Visibility, Visibility] = {pb.VISIBILITY_PUBLIC: "public", pb.VISIBILITY_PRIVATE: "private"}
 MODERATION: dict[pb.ModerationState, Moderation] = {pb.MODERATION_STATE_VISIBLE: "visible", pb.MODERATION_STATE_HIDDEN: "hidden",
                                      pb.MODERATION_STATE_REMOVED: "removed"}
+RebuildStatus = Literal["queued", "running", "succeeded", "failed"]
+REBUILD_STATUS: dict[pb.RebuildStatus, RebuildStatus] = {
+    pb.REBUILD_STATUS_QUEUED: "queued", pb.REBUILD_STATUS_RUNNING: "running", pb.REBUILD_STATUS_SUCCEEDED: "succeeded",
+    pb.REBUILD_STATUS_FAILED: "failed"}
 FilterAction = Literal["hide", "warn"]
 FILTER_ACTION: dict[pb.FilterAction, FilterAction] = {pb.FILTER_ACTION_HIDE: "hide", pb.FILTER_ACTION_WARN: "warn"}
 FILTER_ACTION_PB = {name: value for value, name in FILTER_ACTION.items()}
@@ -140,6 +144,22 @@ class TimelineLabelRuleDeleted(TypedDict):
 
 
 @with_config(CLOSED)
+class TimelineRebuild(TypedDict):
+    id: Uuid
+    viewer_id: Uuid
+    status: RebuildStatus
+    requested_at: DateTime
+    # null until it starts, and until it is over.
+    started_at: DateTime | None
+    finished_at: DateTime | None
+    # Following entries it wrote (missing, or out of place) and stale ones it removed, once it succeeded.
+    entries_written: int
+    entries_removed: int
+    # Why it failed (the kind of error), else null.
+    error: str | None
+
+
+@with_config(CLOSED)
 class TimelinePong(TypedDict):
     ok: bool
 
@@ -167,6 +187,15 @@ def label_policy(message: pb.LabelPolicy) -> TimelineLabelPolicy:
 
 def label_preference(message: pb.LabelPreference) -> TimelineLabelPreference:
     return {"label": message.label, "action": LABEL_ACTION[message.action]}
+
+
+def rebuild(message: pb.Rebuild) -> TimelineRebuild:
+    return {"id": message.id, "viewer_id": message.viewer_id, "status": REBUILD_STATUS[message.status],
+            "requested_at": rfc3339(message.requested_at),
+            "started_at": rfc3339(message.started_at) if message.HasField("started_at") else None,
+            "finished_at": rfc3339(message.finished_at) if message.HasField("finished_at") else None,
+            "entries_written": message.entries_written, "entries_removed": message.entries_removed,
+            "error": message.error or None}
 
 
 def mute(message: pb.Mute) -> TimelineMute:

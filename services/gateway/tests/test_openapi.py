@@ -74,7 +74,7 @@ def test_every_answer_has_a_schema_in_its_contexts_envelope(document):
         assert any(200 <= int(status) < 300 for status in answers)
         if path.startswith("/api/v1/"):
             assert {"503", "504"} <= answers.keys() and "503" in answers and answers["503"]["headers"]["Retry-After"]
-    assert count == 52
+    assert count == 55
 
 
 def test_ids_are_uuids_and_bodies_are_closed(document):

@@ -19,7 +19,7 @@ from sqlalchemy import event, text
 from devstack.processes import wait_for
 from feeds_runtime import folding, migrations
 from feeds_runtime.db import Database, make_engine
-from timeline import jobs
+from timeline import jobs, rebuilds
 from timeline.app import SERVICE
 from timeline.policy import PolicyService
 from timeline.projection import Projection
@@ -159,6 +159,8 @@ class Timeline:
             self.projection(lambda p: p.sync_pair(*ids))
         elif actor_name == jobs.TRIM_VIEWERS:
             self.projection(lambda p: p.trim_viewers(ids[0], [uuid.UUID(v) for v in ids[1]]))
+        elif actor_name == jobs.REBUILD_VIEWER:
+            rebuilds.run(self.database, self.settings, *ids)
         else:
             raise AssertionError(f"no test runner for {actor_name}")
 

@@ -16,7 +16,7 @@ from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.events import create_event_log
 from timeline.app import SERVICE
-from timeline.migrations import follower_counts, viewer_policy
+from timeline.migrations import follower_counts, policy_and_rebuilds
 
 from .conftest import WINDOW, Timeline, blocked_or_done, follow, users
 
@@ -43,14 +43,14 @@ def add_later_tables(database: Database) -> None:
     with database.engine.begin() as connection:
         create_event_log(connection, SERVICE.schema)
         connection.execute(text(follower_counts.CREATE))
-        for upgrade, _ in viewer_policy.REVISIONS:
+        for upgrade, _ in policy_and_rebuilds.REVISIONS:
             connection.execute(text(upgrade))
 
 
 def migrate(timeline: Timeline, revision: str) -> None:
     if revision == "head":  # the revisions that create the log, the counts and the policies create them again
         with timeline.database.engine.begin() as connection:
-            for _, downgrade in reversed(viewer_policy.REVISIONS):
+            for _, downgrade in reversed(policy_and_rebuilds.REVISIONS):
                 connection.execute(text(downgrade))
             connection.execute(text(follower_counts.DROP))
             connection.execute(text("DROP TABLE timeline.events"))

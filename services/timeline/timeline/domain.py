@@ -24,6 +24,13 @@ class FilterAction(enum.StrEnum):
     SHOW = "show"
 
 
+class RebuildStatus(enum.StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
 class Delivery(enum.StrEnum):
     """How followers receive a post, fixed when it is published: `push` writes an entry per follower
     (fan-out on write); `pull` (an author with at least TIMELINE_PULL_THRESHOLD followers) writes
@@ -164,6 +171,19 @@ class LabelPolicy:
 class LabelPreference:
     label: str
     action: FilterAction
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    id: uuid.UUID
+    viewer_id: uuid.UUID
+    status: RebuildStatus
+    requested_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    entries_written: int
+    entries_removed: int
+    error: str | None
 
 
 @dataclass(frozen=True)

@@ -201,6 +201,34 @@ class LabelPreference(Base):
     action: Mapped[str] = mapped_column(String(8))
 
 
+class Rebuild(Base):
+    """A host's request to rebuild one viewer's timeline, run by a job: queued → running → succeeded
+    or failed, with the entries it wrote and removed. At most one live (queued or running) per viewer."""
+
+    __tablename__ = "rebuilds"
+    __table_args__ = (
+        CheckConstraint("status IN ('queued', 'running', 'succeeded', 'failed')", name="status"),
+        Index("uq_rebuilds_live", "tenant_id", "viewer_id", unique=True,
+              postgresql_where=text("status IN ('queued', 'running')")),
+        # A viewer's latest rebuild.
+        Index("ix_rebuilds_viewer", "tenant_id", "viewer_id", text("requested_at DESC")),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    status: Mapped[str] = mapped_column(String(16))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    entries_written: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    entries_removed: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    # Runs started; a run that fails is retried until REBUILD_ATTEMPTS, then the rebuild fails.
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    # Why it failed (the error's kind, never its text).
+    error: Mapped[str | None] = mapped_column(String(200))
+
+
 class PulledAuthor(Base):
     """An author with posts delivered by pull: home reads look for posts of the followees listed here."""
 

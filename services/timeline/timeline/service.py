@@ -14,7 +14,7 @@ from feeds_runtime import events, outbox
 from feeds_runtime.db import Executor
 from feeds_runtime.folding import fold
 from feeds_runtime.text import is_blank
-from timeline import codes, jobs
+from timeline import codes, jobs, rebuilds
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
     DEFAULT_PAGE_SIZE,
@@ -26,6 +26,7 @@ from timeline.domain import (
     HomePage,
     Moderation,
     Post,
+    Rebuild,
     TimelineItem,
     Visibility,
 )
@@ -38,6 +39,7 @@ from timeline.matching import ReadPolicy
 from timeline.policy import PolicyService, check_labels
 from timeline.repositories.home import ITEM_COLUMNS, HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
+from timeline.repositories.rebuilds import RebuildRepository
 from timeline.settings import TimelineSettings
 
 
@@ -198,6 +200,23 @@ class TimelineService:
     def _sync_both_ways(self, tenant_id: uuid.UUID, a: uuid.UUID, b: uuid.UUID) -> None:
         outbox.add_many(self._transaction(), outbox_table, jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR,
                         [[str(tenant_id), str(a), str(b)], [str(tenant_id), str(b), str(a)]])
+
+    # Rebuilds a host requests.
+
+    def request_rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> tuple[Rebuild, bool]:
+        return rebuilds.request(self._transaction(), self.settings, tenant_id, viewer_id)
+
+    def get_rebuild(self, tenant_id: uuid.UUID, rebuild_id: uuid.UUID) -> Rebuild:
+        found = RebuildRepository(self.session).get(tenant_id, rebuild_id)
+        if found is None:
+            raise codes.rebuild_not_found()
+        return found
+
+    def latest_rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> Rebuild:
+        found = RebuildRepository(self.session).latest_for(tenant_id, viewer_id)
+        if found is None:
+            raise codes.rebuild_not_found()
+        return found
 
     # Reading.
 

@@ -24,6 +24,8 @@ from timeline.domain import (
     Moderation,
     Mute,
     Post,
+    Rebuild,
+    RebuildStatus,
     Stats,
     TimelineItem,
     Visibility,
@@ -43,6 +45,8 @@ _LABEL_ACTION = {pb.FILTER_ACTION_HIDE: FilterAction.HIDE, pb.FILTER_ACTION_WARN
                  pb.FILTER_ACTION_SHOW: FilterAction.SHOW}
 _FILTER_ACTION_PB = {value: key for key, value in _LABEL_ACTION.items()}
 _VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
+_REBUILD_STATUS_PB = {RebuildStatus.QUEUED: pb.REBUILD_STATUS_QUEUED, RebuildStatus.RUNNING: pb.REBUILD_STATUS_RUNNING,
+                      RebuildStatus.SUCCEEDED: pb.REBUILD_STATUS_SUCCEEDED, RebuildStatus.FAILED: pb.REBUILD_STATUS_FAILED}
 _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
 
@@ -88,6 +92,17 @@ def _word_filter(word_filter: WordFilter) -> pb.WordFilter:
                             action=_FILTER_ACTION_PB[word_filter.action], created_at=_timestamp(word_filter.created_at))
     if word_filter.expires_at is not None:
         message.expires_at.CopyFrom(_timestamp(word_filter.expires_at))
+    return message
+
+
+def _rebuild(rebuild: Rebuild) -> pb.Rebuild:
+    message = pb.Rebuild(id=str(rebuild.id), viewer_id=str(rebuild.viewer_id), status=_REBUILD_STATUS_PB[rebuild.status],
+                         requested_at=_timestamp(rebuild.requested_at), entries_written=rebuild.entries_written,
+                         entries_removed=rebuild.entries_removed, error=rebuild.error or "")
+    if rebuild.started_at is not None:
+        message.started_at.CopyFrom(_timestamp(rebuild.started_at))
+    if rebuild.finished_at is not None:
+        message.finished_at.CopyFrom(_timestamp(rebuild.finished_at))
     return message
 
 
@@ -206,6 +221,24 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
         add_items(response.items, page.items, page.filtered)
         return response
+
+
+    def RequestRebuild(self, request: pb.RequestRebuildRequest, context) -> pb.RequestRebuildResponse:
+        tenant = require_tenant()
+        viewer = parse_id(request.viewer_id, "viewer_id")
+        with self._database.transaction() as session:
+            rebuild, created = self._service(session).request_rebuild(tenant, viewer)
+        return pb.RequestRebuildResponse(rebuild=_rebuild(rebuild), created=created)
+
+    def GetRebuild(self, request: pb.GetRebuildRequest, context) -> pb.GetRebuildResponse:
+        tenant = require_tenant()
+        with self._database.read() as connection:
+            service = self._service(connection)
+            if request.HasField("viewer_id"):
+                rebuild = service.latest_rebuild(tenant, parse_id(request.viewer_id, "viewer_id"))
+            else:
+                rebuild = service.get_rebuild(tenant, parse_id(request.rebuild_id, "rebuild_id"))
+        return pb.GetRebuildResponse(rebuild=_rebuild(rebuild))
 
 
 class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):

@@ -30,6 +30,11 @@ class TimelineSettings(ServiceSettings):
     # (never fewer than the page's limit + 1): past it, the page returns what it found, with a cursor
     # after the last entry examined (docs/timeline.md, "Full pages").
     home_examine_max: int = Field(default=1000, ge=1, le=10_000)
+    # Rebuilds a tenant may have queued or running at once; a request past it is refused.
+    rebuilds_per_tenant: int = Field(default=10, ge=1, le=10_000)
+    # The statement timeout of a rebuild's run, below its job's time limit (120 s): a run past it fails and is
+    # tried again, three runs in all.
+    rebuild_statement_timeout_ms: int = Field(default=60_000, ge=1)
     # Authors with at least this many followers are not fanned out: home reads pull their posts.
     pull_threshold: int = Field(default=50_000, ge=1)
 

@@ -27,7 +27,7 @@ ERROR_TEXT = {
     503: "A service or its store is unavailable right now: nothing was done, retry after Retry-After seconds.",
     504: "A service did not answer in time: the outcome is unknown, retry idempotent requests.",
 }
-SUCCESS_TEXT = {200: "OK", 201: "Created", 204: "Done; no body"}
+SUCCESS_TEXT = {200: "OK", 201: "Created", 202: "Accepted: the work is queued", 204: "Done; no body"}
 
 
 def _ref(name: str, body_type: Any) -> dict[str, str]:

@@ -39,6 +39,7 @@ from gateway.timeline_views import (
     TimelineMute,
     TimelinePong,
     TimelinePost,
+    TimelineRebuild,
     TimelineUnmuted,
     TimelineWordFilter,
 )
@@ -49,7 +50,7 @@ SERVICE = "feeds.timeline.v1.TimelineService"
 ADMIN = "feeds.timeline.v1.TimelineAdmin"
 POLICY = "feeds.timeline.v1.TimelinePolicy"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
-IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"],
+IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline", "GetRebuild"], ADMIN: ["Ping"],
                                           POLICY: ["ListMutes", "ListWordFilters", "ListLabelPolicies",
                                                                    "ListLabelPreferences"]}
 
@@ -309,6 +310,44 @@ async def home(request: Request) -> JSONResponse:
     response = await stub.GetHomeTimeline(message, timeout=deadline,
                                           metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
     return timeline_page(views.items(response.items), response.next_cursor or None)
+
+
+@router.post("/viewers/{viewer_id}/rebuild", summary="Rebuild a viewer's home timeline (accepted, run by a job)",
+             description="Answers 202 with the rebuild, queued (its `Location`: `/api/v1/timeline/rebuilds/{id}`). "
+                         "The viewer's following entries are rewritten from the canonical posts, follows and blocks "
+                         "in one transaction, so reads go on seeing the old ones until the new ones are in; its own "
+                         "posts stay. A viewer with a rebuild queued or running gets that one again. Past the "
+                         "tenant's limit of rebuilds queued or running (TIMELINE_REBUILDS_PER_TENANT), a 409 "
+                         "`too_many_rebuilds`.",
+             status_code=202, openapi_extra=ANY_VIEWER, responses=answers.timeline(TimelineRebuild, 409, success=(202,)))
+async def request_rebuild(request: Request, viewer_id: UuidPath) -> Response:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.RequestRebuild(pb.RequestRebuildRequest(viewer_id=viewer_id), timeout=deadline,
+                                         metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    answer = timeline_data(views.rebuild(response.rebuild), status=202)
+    answer.headers["Location"] = f"{router.prefix}/rebuilds/{response.rebuild.id}"
+    return answer
+
+
+@router.get("/viewers/{viewer_id}/rebuild", summary="The viewer's most recent rebuild", openapi_extra=ANY_VIEWER,
+            responses=answers.timeline(TimelineRebuild, 404))
+async def latest_rebuild(request: Request, viewer_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetRebuild(pb.GetRebuildRequest(viewer_id=viewer_id), timeout=deadline,
+                                     metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.rebuild(response.rebuild))
+
+
+@router.get("/rebuilds/{rebuild_id}", summary="A rebuild: its status (queued, running, succeeded, failed) and counts",
+            openapi_extra=ANY_VIEWER, responses=answers.timeline(TimelineRebuild, 404))
+async def get_rebuild(request: Request, rebuild_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetRebuild(pb.GetRebuildRequest(rebuild_id=rebuild_id), timeout=deadline,
+                                     metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.rebuild(response.rebuild))
 
 
 @router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",

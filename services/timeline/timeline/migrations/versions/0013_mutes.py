@@ -6,7 +6,7 @@ Revises: 0012
 
 from alembic import op
 
-from timeline.migrations.viewer_policy import MUTES
+from timeline.migrations.policy_and_rebuilds import MUTES
 
 revision = "0013"
 down_revision = "0012"

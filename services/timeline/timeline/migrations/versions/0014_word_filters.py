@@ -7,7 +7,7 @@ Revises: 0013
 
 from alembic import op
 
-from timeline.migrations.viewer_policy import WORD_FILTERS
+from timeline.migrations.policy_and_rebuilds import WORD_FILTERS
 
 revision = "0014"
 down_revision = "0013"

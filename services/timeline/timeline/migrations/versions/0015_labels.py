@@ -7,7 +7,7 @@ Revises: 0014
 
 from alembic import op
 
-from timeline.migrations.viewer_policy import LABELS
+from timeline.migrations.policy_and_rebuilds import LABELS
 
 revision = "0015"
 down_revision = "0014"

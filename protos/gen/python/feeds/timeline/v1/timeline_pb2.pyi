@@ -23,6 +23,14 @@ class ModerationState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MODERATION_STATE_HIDDEN: _ClassVar[ModerationState]
     MODERATION_STATE_REMOVED: _ClassVar[ModerationState]
 
+class RebuildStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REBUILD_STATUS_UNSPECIFIED: _ClassVar[RebuildStatus]
+    REBUILD_STATUS_QUEUED: _ClassVar[RebuildStatus]
+    REBUILD_STATUS_RUNNING: _ClassVar[RebuildStatus]
+    REBUILD_STATUS_SUCCEEDED: _ClassVar[RebuildStatus]
+    REBUILD_STATUS_FAILED: _ClassVar[RebuildStatus]
+
 class FilterAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     FILTER_ACTION_UNSPECIFIED: _ClassVar[FilterAction]
@@ -36,6 +44,11 @@ MODERATION_STATE_UNSPECIFIED: ModerationState
 MODERATION_STATE_VISIBLE: ModerationState
 MODERATION_STATE_HIDDEN: ModerationState
 MODERATION_STATE_REMOVED: ModerationState
+REBUILD_STATUS_UNSPECIFIED: RebuildStatus
+REBUILD_STATUS_QUEUED: RebuildStatus
+REBUILD_STATUS_RUNNING: RebuildStatus
+REBUILD_STATUS_SUCCEEDED: RebuildStatus
+REBUILD_STATUS_FAILED: RebuildStatus
 FILTER_ACTION_UNSPECIFIED: FilterAction
 FILTER_ACTION_HIDE: FilterAction
 FILTER_ACTION_WARN: FilterAction
@@ -228,6 +241,56 @@ class GetHomeTimelineResponse(_message.Message):
     items: _containers.RepeatedCompositeFieldContainer[TimelineItem]
     next_cursor: str
     def __init__(self, items: _Optional[_Iterable[_Union[TimelineItem, _Mapping]]] = ..., next_cursor: _Optional[str] = ...) -> None: ...
+
+class Rebuild(_message.Message):
+    __slots__ = ("id", "viewer_id", "status", "requested_at", "started_at", "finished_at", "entries_written", "entries_removed", "error")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_AT_FIELD_NUMBER: _ClassVar[int]
+    STARTED_AT_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_WRITTEN_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_REMOVED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    viewer_id: str
+    status: RebuildStatus
+    requested_at: _timestamp_pb2.Timestamp
+    started_at: _timestamp_pb2.Timestamp
+    finished_at: _timestamp_pb2.Timestamp
+    entries_written: int
+    entries_removed: int
+    error: str
+    def __init__(self, id: _Optional[str] = ..., viewer_id: _Optional[str] = ..., status: _Optional[_Union[RebuildStatus, str]] = ..., requested_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., entries_written: _Optional[int] = ..., entries_removed: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+
+class RequestRebuildRequest(_message.Message):
+    __slots__ = ("viewer_id",)
+    VIEWER_ID_FIELD_NUMBER: _ClassVar[int]
+    viewer_id: str
+    def __init__(self, viewer_id: _Optional[str] = ...) -> None: ...
+
+class RequestRebuildResponse(_message.Message):
+    __slots__ = ("rebuild", "created")
+    REBUILD_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    rebuild: Rebuild
+    created: bool
+    def __init__(self, rebuild: _Optional[_Union[Rebuild, _Mapping]] = ..., created: _Optional[bool] = ...) -> None: ...
+
+class GetRebuildRequest(_message.Message):
+    __slots__ = ("rebuild_id", "viewer_id")
+    REBUILD_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_ID_FIELD_NUMBER: _ClassVar[int]
+    rebuild_id: str
+    viewer_id: str
+    def __init__(self, rebuild_id: _Optional[str] = ..., viewer_id: _Optional[str] = ...) -> None: ...
+
+class GetRebuildResponse(_message.Message):
+    __slots__ = ("rebuild",)
+    REBUILD_FIELD_NUMBER: _ClassVar[int]
+    rebuild: Rebuild
+    def __init__(self, rebuild: _Optional[_Union[Rebuild, _Mapping]] = ...) -> None: ...
 
 class Mute(_message.Message):
     __slots__ = ("author_id", "until", "created_at")

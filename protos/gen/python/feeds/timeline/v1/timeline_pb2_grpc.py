@@ -84,6 +84,16 @@ class TimelineServiceStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineResponse.FromString,
                 _registered_method=True)
+        self.RequestRebuild = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/RequestRebuild',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.FromString,
+                _registered_method=True)
+        self.GetRebuild = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/GetRebuild',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.FromString,
+                _registered_method=True)
 
 
 class TimelineServiceServicer:
@@ -149,6 +159,22 @@ class TimelineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestRebuild(self, request, context):
+        """Rebuild a viewer (no actor needed): queued and run by a job. One live rebuild per viewer (a
+        second request answers it); past the tenant's limit of live rebuilds FAILED_PRECONDITION with
+        reason too_many_rebuilds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRebuild(self, request, context):
+        """NOT_FOUND for a rebuild (or a viewer without one) of another tenant, or none at all.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TimelineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -201,6 +227,16 @@ def add_TimelineServiceServicer_to_server(servicer, server):
                     servicer.GetHomeTimeline,
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineResponse.SerializeToString,
+            ),
+            'RequestRebuild': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestRebuild,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.SerializeToString,
+            ),
+            'GetRebuild': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRebuild,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -473,6 +509,60 @@ class TimelineService:
             '/feeds.timeline.v1.TimelineService/GetHomeTimeline',
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineRequest.SerializeToString,
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestRebuild(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/RequestRebuild',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRebuild(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/GetRebuild',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -1048,8 +1138,8 @@ class TimelinePolicy:
 
 
 class TimelineAdminStub:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     def __init__(self, channel):
@@ -1076,8 +1166,8 @@ class TimelineAdminStub:
 
 
 class TimelineAdminServicer:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     def RebuildViewer(self, request, context):
@@ -1127,8 +1217,8 @@ def add_TimelineAdminServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TimelineAdmin:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     @staticmethod

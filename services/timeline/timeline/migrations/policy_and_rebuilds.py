@@ -1,6 +1,7 @@
-"""DDL of the revisions that add a viewer's read-time policy (0013 mutes, 0014 word filters and the
-posts' folded bodies, 0015 labels), frozen with them; the partitioning migration test gives the application of
-today these tables below those revisions. Each revision's DDL: (upgrade, downgrade)."""
+"""DDL of the revisions that add read-time policy (0013 mutes, 0014 word filters and the posts'
+folded bodies, 0015 labels) and public rebuilds (0016), frozen with them; the partitioning migration
+test gives the application of today these tables below those revisions. Each revision's DDL:
+(upgrade, downgrade)."""
 
 MUTES = (
     """
@@ -63,5 +64,29 @@ LABELS = (
     "ALTER TABLE timeline.posts DROP COLUMN labels",
 )
 
+REBUILDS = (
+    """
+    CREATE TABLE timeline.rebuilds (
+        tenant_id uuid NOT NULL,
+        id uuid NOT NULL,
+        viewer_id uuid NOT NULL,
+        status varchar(16) NOT NULL,
+        requested_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        entries_written bigint NOT NULL DEFAULT 0,
+        entries_removed bigint NOT NULL DEFAULT 0,
+        attempts integer NOT NULL DEFAULT 0,
+        error varchar(200),
+        CONSTRAINT pk_rebuilds PRIMARY KEY (tenant_id, id),
+        CONSTRAINT ck_rebuilds_status CHECK (status IN ('queued', 'running', 'succeeded', 'failed'))
+    );
+    CREATE UNIQUE INDEX uq_rebuilds_live ON timeline.rebuilds (tenant_id, viewer_id)
+        WHERE status IN ('queued', 'running');
+    CREATE INDEX ix_rebuilds_viewer ON timeline.rebuilds (tenant_id, viewer_id, requested_at DESC);
+    """,
+    "DROP TABLE timeline.rebuilds",
+)
+
 # In revision order.
-REVISIONS = [MUTES, WORD_FILTERS, LABELS]
+REVISIONS = [MUTES, WORD_FILTERS, LABELS, REBUILDS]
