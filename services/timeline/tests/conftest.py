@@ -11,6 +11,7 @@ import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import pytest
@@ -44,6 +45,34 @@ def timeline_db(timeline_settings: TimelineSettings) -> Iterator[Database]:
     database.engine.dispose()
 
 
+@dataclass
+class ReadRules:
+    """A viewer's read-time policy as the specification states it (docs/timeline.md, "Viewer
+    policy"): muted authors; word filters as (id, phrase, action); the tenant's label policies as
+    label → (action, viewer_may_change); the viewer's label preferences as label → action."""
+
+    muted: set[uuid.UUID] = field(default_factory=set)
+    filters: list[tuple[str, str, str]] = field(default_factory=list)
+    policies: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    preferences: dict[str, str] = field(default_factory=dict)
+
+    def label_action(self, label: str) -> str:
+        policy = self.policies.get(label)
+        if policy is not None and not policy[1]:
+            return policy[0]
+        return self.preferences.get(label, policy[0] if policy else "show")
+
+    def hides(self, author_id: uuid.UUID, body: str, labels: list[str]) -> bool:
+        return (author_id in self.muted or any(self.label_action(label) == "hide" for label in labels)
+                or any(action == "hide" and filter_matches(phrase, body) for _, phrase, action in self.filters))
+
+    def marks(self, body: str, labels: list[str]) -> list[tuple[str, str, str]]:
+        """(kind, filter id, value) of what warns of a post it does not hide: labels first, then filters."""
+        return ([("label", "", label) for label in labels if self.label_action(label) == "warn"]
+                + [("word", filter_id, phrase) for filter_id, phrase, action in self.filters
+                   if action == "warn" and filter_matches(phrase, body)])
+
+
 class Timeline:
     """Drives the service and the projection jobs against the real database, one transaction per call."""
 
@@ -75,25 +104,29 @@ class Timeline:
     def all_home(self, viewer: uuid.UUID, limit: int = 100) -> list:
         """Every page in turn; each but the last must be full, unless the read examined as many entries
         as it may for one page."""
-        items, cursor = [], ""
+        return self.all_home_marked(viewer, limit)[0]
+
+    def all_home_marked(self, viewer: uuid.UUID, limit: int = 100) -> tuple[list, dict]:
+        """`all_home`, and the warnings of its pages by entry id."""
+        items, filtered, cursor = [], {}, ""
         bound = max(self.settings.home_examine_max, limit + 1)
         while True:
             page = self.home(viewer, limit, cursor)
             items.extend(page.items)
+            filtered |= page.filtered
             assert page.examined <= bound
             if page.next_cursor is None:
-                return items
+                return items, filtered
             assert len(page.items) == limit or page.examined == bound, "a page before the end was not full"
             cursor = page.next_cursor
 
-    def expected_home(self, viewer: uuid.UUID) -> list[uuid.UUID]:
+    def expected_home(self, viewer: uuid.UUID, rules: ReadRules | None = None) -> list[uuid.UUID]:
         """The viewer's home timeline recomputed from the canonical tables, by the rules of the
         specification rather than by the service's queries: the viewer's own live visible posts and
-        the live, visible, public posts of the authors it follows, minus blocked pairs, authors it
-        mutes now, posts its hiding word filters match now (`filter_matches`) and posts with a label
-        that hides for it (the tenant's policy where it does not let viewers choose, else the viewer's
-        preference, else the tenant's policy, else shown), newest first, ties broken by the entry id
-        derived from (tenant, viewer, post)."""
+        the live, visible, public posts of the authors it follows, minus blocked pairs and what its
+        read rules hide (`rules`, else as the policy tables hold them now), newest first, ties broken
+        by the entry id derived from (tenant, viewer, post)."""
+        rules = rules or self.read_rules(viewer)
         with self.database.transaction() as session:
             posts = session.execute(text("SELECT id, author_id, body, labels, visibility, moderation_state, "
                                          "deleted_at, published_at FROM timeline.posts WHERE tenant_id = :t"),
@@ -103,37 +136,34 @@ class Timeline:
                                            {"t": self.tenant, "v": viewer}).scalars())
             blocks = {tuple(row) for row in session.execute(
                 text("SELECT blocker_id, blocked_id FROM timeline.blocks WHERE tenant_id = :t"), {"t": self.tenant})}
+        seen = [
+            post for post in posts
+            if post.deleted_at is None and post.moderation_state == "visible"
+            and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
+            and not rules.hides(post.author_id, post.body, post.labels)
+            and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
+        ]
+        seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)
+        return [post.id for post in seen]
+
+    def read_rules(self, viewer: uuid.UUID) -> ReadRules:
+        """The viewer's read rules as the policy tables hold them, those in force now."""
+        with self.database.transaction() as session:
             now = session.execute(text("SELECT now()")).scalar_one()
             muted = {row.author_id for row in session.execute(
                 text("SELECT author_id, until FROM timeline.mutes WHERE tenant_id = :t AND viewer_id = :v"),
                 {"t": self.tenant, "v": viewer}) if row.until is None or row.until > now}
-            hiding = [row.phrase for row in session.execute(
-                text("SELECT phrase, expires_at FROM timeline.word_filters WHERE tenant_id = :t AND viewer_id = :v "
-                     "AND action = 'hide'"), {"t": self.tenant, "v": viewer})
+            filters = [(str(row.id), row.phrase, row.action) for row in session.execute(
+                text("SELECT id, phrase, action, expires_at FROM timeline.word_filters WHERE tenant_id = :t "
+                     "AND viewer_id = :v ORDER BY created_at, id"), {"t": self.tenant, "v": viewer})
                 if row.expires_at is None or row.expires_at > now]
-            policies = {row.label: row for row in session.execute(
+            policies = {row.label: (row.action, row.viewer_may_change) for row in session.execute(
                 text("SELECT label, action, viewer_may_change FROM timeline.label_policies WHERE tenant_id = :t"),
                 {"t": self.tenant})}
             preferences = dict(session.execute(
                 text("SELECT label, action FROM timeline.label_preferences WHERE tenant_id = :t AND viewer_id = :v"),
                 {"t": self.tenant, "v": viewer}).all())
-
-        def label_hides(label: str) -> bool:
-            policy = policies.get(label)
-            if policy is not None and not policy.viewer_may_change:
-                return policy.action == "hide"
-            return preferences.get(label, policy.action if policy else "show") == "hide"
-
-        seen = [
-            post for post in posts
-            if post.deleted_at is None and post.moderation_state == "visible"
-            and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
-            and post.author_id not in muted and not any(filter_matches(phrase, post.body) for phrase in hiding)
-            and not any(label_hides(label) for label in post.labels)
-            and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
-        ]
-        seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)
-        return [post.id for post in seen]
+        return ReadRules(muted, filters, policies, preferences)
 
     def pending_jobs(self) -> list:
         """This tenant's outbox rows not yet acknowledged, oldest first: (id, queue_name, actor_name, args)."""
