@@ -26,6 +26,8 @@ _UNSPACED = re.compile(
 def _joins(ch: str) -> bool:
     """Whether the character is part of a word of a spaced script: next to another one, it is inside
     a longer word."""
+    if ch.isascii():
+        return ch.isalnum()
     return ch.isalnum() and not _UNSPACED.match(ch)
 
 

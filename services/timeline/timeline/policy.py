@@ -31,6 +31,7 @@ from timeline.domain import (
 from timeline.matching import ReadPolicy
 from timeline.repositories.filters import FilterRepository
 from timeline.repositories.labels import LabelRepository
+from timeline.repositories.read_rules import read_rules
 from timeline.repositories.mutes import MuteRepository
 from timeline.repositories.sql import advisory_locks
 
@@ -142,5 +143,6 @@ class PolicyService:
         return self.labels.preferences(tenant_id, viewer_id)
 
     def read_policy(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> ReadPolicy:
-        """What the viewer's home reads apply to each entry, as it stands now."""
-        return ReadPolicy(self.filters.active(tenant_id, viewer_id), self.labels.actions_for(tenant_id, viewer_id))
+        """What the viewer's home reads apply to each entry, as it stands now (one statement)."""
+        filters, label_actions = read_rules(self.session, tenant_id, viewer_id)
+        return ReadPolicy(filters, label_actions)

@@ -246,28 +246,31 @@ class TimelineService:
         skipped or repeated, and a page may be short, even empty, before the end."""
         bound = max(self.settings.home_examine_max, limit + 1)
         home = HomeRepository(self.session)
+        judge, folded = policy.judge, policy.needs_bodies
         kept: list[TimelineItem] = []
         filtered: dict[str, list[FilterMatch]] = {}
         examined, position = 0, after
         batch = limit + 1
         while True:
             asked = min(batch, bound - examined)
-            rows = home.rows(tenant_id, viewer_id, position, asked, folded=policy.needs_bodies)
-            for row in rows:
-                item = TimelineItem._make(row[:ITEM_COLUMNS])
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded)
+            for at, row in enumerate(rows):
                 examined += 1
-                hidden, matches = policy.judge(item.body, row[ITEM_COLUMNS] if policy.needs_bodies else None,
-                                               item.labels)
-                if not hidden and len(kept) == limit:
+                # Columns: entry_id, post_id, ranked_at, author_id, body, …, labels, then the folded body.
+                hidden, matches = judge(row[4], row[ITEM_COLUMNS] if folded else None, row[ITEM_COLUMNS - 1])
+                if hidden:
+                    continue
+                if len(kept) == limit:
                     # One more entry to show: the page is full and the timeline goes on after the
                     # entry examined before this one.
-                    assert position is not None, "a full page has examined entries"
-                    return HomePage(kept, cursors.encode(tenant_id, viewer_id, position), filtered, examined)
-                position = Position(item.ranked_at, uuid.UUID(item.entry_id))
-                if not hidden:
-                    kept.append(item)
-                    if matches:
-                        filtered[item.entry_id] = matches
+                    before = Position(rows[at - 1][2], uuid.UUID(rows[at - 1][0])) if at else position
+                    assert before is not None, "a full page has examined entries"
+                    return HomePage(kept, cursors.encode(tenant_id, viewer_id, before), filtered, examined)
+                kept.append(TimelineItem._make(row[:ITEM_COLUMNS]))
+                if matches:
+                    filtered[row[0]] = matches
+            if rows:
+                position = Position(rows[-1][2], uuid.UUID(rows[-1][0]))
             if len(rows) < asked:
                 return HomePage(kept, None, filtered, examined)  # the end of the timeline
             if examined >= bound:

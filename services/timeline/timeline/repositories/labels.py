@@ -68,22 +68,3 @@ class LabelRepository:
             {"tenant": tenant_id, "viewer": viewer_id},
         ).all()
         return [LabelPreference(row.label, FilterAction(row.action)) for row in rows]
-
-    def actions_for(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> dict[str, FilterAction]:
-        """What each label does for the viewer, where that is not `show`: the viewer's preference
-        where the tenant's policy lets it choose (or sets none), else the tenant's policy."""
-        rows = self.session.execute(
-            text(
-                """
-                SELECT coalesce(t.label, v.label) AS label,
-                       CASE WHEN t.label IS NOT NULL AND NOT t.viewer_may_change THEN t.action
-                            ELSE coalesce(v.action, t.action) END AS action
-                FROM (SELECT label, action, viewer_may_change FROM timeline.label_policies
-                      WHERE tenant_id = :tenant) t
-                FULL JOIN (SELECT label, action FROM timeline.label_preferences
-                           WHERE tenant_id = :tenant AND viewer_id = :viewer) v ON v.label = t.label
-                """
-            ),
-            {"tenant": tenant_id, "viewer": viewer_id},
-        ).all()
-        return {row.label: FilterAction(row.action) for row in rows if row.action != FilterAction.SHOW}

@@ -68,7 +68,7 @@ class RebuildRepository:
         """queued (or running again, after a failed run) → running, one more attempt. Returns the
         viewer and the attempt's number, None when the rebuild is over."""
         row = self.session.execute(
-            text(f"UPDATE timeline.rebuilds SET status = 'running', started_at = coalesce(started_at, now()), "
+            text(f"UPDATE timeline.rebuilds SET status = 'running', started_at = coalesce(started_at, clock_timestamp()), "
                  f"attempts = attempts + 1 WHERE tenant_id = :tenant AND id = :id AND {_LIVE} "
                  f"RETURNING viewer_id, attempts"),
             {"tenant": tenant_id, "id": rebuild_id},
@@ -77,14 +77,14 @@ class RebuildRepository:
 
     def succeed(self, tenant_id: uuid.UUID, rebuild_id: uuid.UUID, written: int, removed: int) -> None:
         self.session.execute(
-            text("UPDATE timeline.rebuilds SET status = 'succeeded', finished_at = now(), entries_written = :written, "
+            text("UPDATE timeline.rebuilds SET status = 'succeeded', finished_at = clock_timestamp(), entries_written = :written, "
                  "entries_removed = :removed WHERE tenant_id = :tenant AND id = :id AND status = 'running'"),
             {"tenant": tenant_id, "id": rebuild_id, "written": written, "removed": removed},
         )
 
     def fail(self, tenant_id: uuid.UUID, rebuild_id: uuid.UUID, error: str) -> None:
         self.session.execute(
-            text("UPDATE timeline.rebuilds SET status = 'failed', finished_at = now(), error = :error "
+            text("UPDATE timeline.rebuilds SET status = 'failed', finished_at = clock_timestamp(), error = :error "
                  "WHERE tenant_id = :tenant AND id = :id AND status = 'running'"),
             {"tenant": tenant_id, "id": rebuild_id, "error": error[:200]},
         )
