@@ -18,7 +18,7 @@
    run; a pulled author queues nothing). Baseline: the same post with no job in flight. Bar: a
    ratio ≤ 2, a small post is not held up behind the chunks of a big fan-out.
 7. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
-8. Policy at read time: a page of 50 over gRPC for a viewer with 100 mutes and 50 word filters
+8. Policy at read time: a page of 50 over gRPC and over signed REST for a viewer with 100 mutes and 50 word filters
    where 90% of its entries are filtered out (half by mutes, in the page's statement; four in five of
    the rest by the filters, judged after it), p50. Baseline: a twin viewer with the same entries and
    no policy, sampled in alternating blocks. The entries the filters judged per page, against
@@ -492,7 +492,8 @@ def examined_per_page(database_url: str, redis_url: str, viewer: uuid.UUID, page
     return counts
 
 
-def bench_policy_page(stub, policy, conn, database_url: str, redis_url: str, runs: int, blocks: int = 10) -> None:
+def bench_policy_page(platform: Platform, stub, policy, conn, database_url: str, redis_url: str, runs: int,
+                      blocks: int = 10) -> None:
     viewer, twin = uuid.uuid4(), uuid.uuid4()
     for author in seed_policy(conn, viewer, twin):
         policy.MuteAuthor(pb.MuteAuthorRequest(author_id=str(author)), metadata=metadata(viewer), timeout=10)
@@ -505,20 +506,29 @@ def bench_policy_page(stub, policy, conn, database_url: str, redis_url: str, run
     pages = {who: stub.GetHomeTimeline(request, metadata=metadata(who), timeout=10) for who in (viewer, twin)}
     assert len(pages[viewer].items) == len(pages[twin].items) == PAGE
     assert all(item.body.startswith("Plain news") for item in pages[viewer].items)
-    samples: dict[uuid.UUID, list[float]] = {viewer: [], twin: []}
-    for block in range(blocks):
-        for who in (viewer, twin) if block % 2 == 0 else (twin, viewer):
-            samples[who] += latencies_ms(lambda who=who: stub.GetHomeTimeline(request, metadata=metadata(who),
-                                                                              timeout=10),
-                                         max(1, runs // blocks), warmup=5)
+    host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    operations = {
+        "grpc": lambda who: stub.GetHomeTimeline(request, metadata=metadata(who), timeout=10),
+        "rest": lambda who: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", who),
+    }
+    samples: dict[tuple[str, uuid.UUID], list[float]] = {(via, who): [] for via in operations for who in (viewer, twin)}
+    try:
+        for block in range(blocks):
+            for key in list(samples) if block % 2 == 0 else list(samples)[::-1]:
+                via, who = key
+                samples[key] += latencies_ms(lambda via=via, who=who: operations[via](who), max(1, runs // blocks),
+                                             warmup=5)
+    finally:
+        host.close()
     examined = examined_per_page(database_url, redis_url, viewer, 5)
     bound = TimelineSettings.model_fields["home_examine_max"].default
-    record("timeline_home_policy_grpc_p50",
-           {"page_size": PAGE, "mutes": POLICY_MUTES, "word_filters": POLICY_FILTERS, "filtered_share": 0.9,
-            "viewer_entries": POLICY_AUTHORS * POLICY_POSTS_PER_AUTHOR, "runs": runs,
-            "examined_per_page": examined, "examine_bound": bound},
-           "p50_latency", percentile(samples[viewer], 50), "ms", "same_entries_no_policy_grpc_p50",
-           percentile(samples[twin], 50))
+    for via in operations:
+        record(f"timeline_home_policy_{via}_p50",
+               {"page_size": PAGE, "mutes": POLICY_MUTES, "word_filters": POLICY_FILTERS, "filtered_share": 0.9,
+                "viewer_entries": POLICY_AUTHORS * POLICY_POSTS_PER_AUTHOR, "runs": runs,
+                "examined_per_page": examined, "examine_bound": bound},
+               "p50_latency", percentile(samples[(via, viewer)], 50), "ms", f"same_entries_no_policy_{via}_p50",
+               percentile(samples[(via, twin)], 50))
     record("timeline_home_policy_examined_per_page", {"page_size": PAGE, "pages": len(examined)},
            "examined_entries_max", max(examined), "entries", "examine_bound", bound)
 
@@ -706,7 +716,7 @@ def main() -> None:
             if "mixed" in only:
                 bench_home_mixed(platform, conn, args.runs)
             if "policy" in only:
-                bench_policy_page(stub, timeline_pb2_grpc.TimelinePolicyStub(channel), conn, database_url,
+                bench_policy_page(platform, stub, timeline_pb2_grpc.TimelinePolicyStub(channel), conn, database_url,
                                   resolved.redis_url, args.runs)
             if "mute" in only:
                 bench_mute_to_effect(platform, conn, args.mute_tries)
