@@ -205,6 +205,7 @@ def test_labels_and_their_policies_and_preferences(host, other_host, timeline_en
         ("PUT", f"/api/v1/timeline/posts/{plain['id']}/labels", {}),
         ("PUT", "/api/v1/timeline/label-policies/BAD", {"action": "hide"}),
         ("PUT", "/api/v1/timeline/label-policies/ok", {"action": "mute"}),
+        ("PUT", "/api/v1/timeline/label-policies/ok", {"action": "hide", "viewer_may_change": 0}),
         ("PUT", "/api/v1/timeline/label-preferences/ok", {"action": "hide", "viewer_may_change": True}),
         ("POST", "/api/v1/timeline/posts", {"body": "x", "labels": "spoiler"}),
     ]:

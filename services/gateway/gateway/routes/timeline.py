@@ -15,7 +15,7 @@ from typing import Annotated, Literal, TypeVar
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from google.protobuf.timestamp_pb2 import Timestamp
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
@@ -91,7 +91,7 @@ class LabelsBody(BaseModel):
 class LabelPolicyBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: LabelAction
-    viewer_may_change: bool = Field(default=True, description="Whether a viewer's preference for the label "
+    viewer_may_change: StrictBool = Field(default=True, description="Whether a viewer's preference for the label "
                                                               "decides for that viewer.")
 
 
