@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import requests
@@ -48,10 +49,12 @@ schemathesis.auth.set_from_requests(Credentials())
 
 
 # Rules the document states in prose because JSON Schema cannot: a cursor is opaque and only the
-# gateway mints valid ones, an Idempotency-Key names one request, a user cannot follow or block
-# themselves, and a brief must name a topic beyond colloquial words. A valid (positive) case is kept
+# gateway mints valid ones, an Idempotency-Key names one request, a user cannot follow, block or mute
+# themselves, a mute ends in the future, and a brief must name a topic beyond colloquial words. A valid (positive) case is kept
 # within them; invalid cases are left alone.
-SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/")
+SELF_REFERENCES = ("/api/v1/timeline/follows/", "/api/v1/timeline/blocks/", "/api/v1/timeline/mutes/")
+# Body fields that name a time still to come.
+FUTURE_TIMES = ("until", "expires_at")
 A_TOPIC = "鬼滅之刃"
 BRIEFS = ("/api/v1/scout/scan", "/api/v1/scout/homework/{theme_key}", "/api/v1/scout/suggestions")
 
@@ -68,6 +71,10 @@ def before_call(context, case, kwargs) -> None:
         followee = next(iter(case.path_parameters.values()), None)
         if case.headers.get("X-Activity-Viewer") == followee:
             case.headers["X-Activity-Viewer"] = str(uuid.uuid4())
+    if isinstance(case.body, dict):
+        for field in FUTURE_TIMES:
+            if isinstance(case.body.get(field), str):
+                case.body[field] = (datetime.now(UTC) + timedelta(days=1)).isoformat()
     brief = case.body.get("brief", case.body) if isinstance(case.body, dict) else None
     if case.path in BRIEFS and isinstance(brief, dict):
         try:

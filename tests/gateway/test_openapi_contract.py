@@ -33,7 +33,7 @@ from devstack.tokens import member_token
 HOST_KEY = {"tenant_id": str(uuid.uuid4()), "key_id": "contract-host", "secret": uuid.uuid4().hex}
 JWT_SECRET = uuid.uuid4().hex
 # Generated cases per operation and phase: enough to reach every parameter's edges, few enough that
-# the 38 operations run in a few minutes on two cores.
+# the 55 operations run in a few minutes on two cores.
 MAX_EXAMPLES = 10
 
 

@@ -119,7 +119,9 @@ def test_follow_fanout_paging_and_visibility(host):
     body = first.json()
     assert [item["post_id"] for item in body["data"]] == [posts[4]["id"], posts[3]["id"]]
     item = body["data"][0]
-    assert set(item) == {"entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats"}
+    assert set(item) == {"entry_id", "post_id", "author_id", "body", "published_at", "ranked_at", "stats", "labels",
+                         "filtered"}
+    assert item["filtered"] == [] and item["labels"] == []
     assert item["ranked_at"] == item["published_at"] == posts[4]["published_at"]
     cursor = body["page"]["next_cursor"]
     # The cursor goes back exactly as returned; a retried read (signed anew) answers the same page

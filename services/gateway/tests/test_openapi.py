@@ -74,7 +74,7 @@ def test_every_answer_has_a_schema_in_its_contexts_envelope(document):
         assert any(200 <= int(status) < 300 for status in answers)
         if path.startswith("/api/v1/"):
             assert {"503", "504"} <= answers.keys() and "503" in answers and answers["503"]["headers"]["Retry-After"]
-    assert count == 39
+    assert count == 55
 
 
 def test_ids_are_uuids_and_bodies_are_closed(document):
@@ -135,3 +135,10 @@ def test_every_code_a_service_sends_is_enumerated(document, module, component):
 def test_no_documentation_page_loads_from_a_cdn(client):
     for path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
         assert client.get(path).status_code == 404
+
+
+def test_the_label_rule_is_the_timeline_services():
+    from gateway.contract.fields import LABEL_PATTERN
+    from timeline.domain import LABEL_PATTERN as SERVICE_LABEL_PATTERN
+
+    assert LABEL_PATTERN == SERVICE_LABEL_PATTERN

@@ -18,6 +18,17 @@
    run; a pulled author queues nothing). Baseline: the same post with no job in flight. Bar: a
    ratio ≤ 2, a small post is not held up behind the chunks of a big fan-out.
 7. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
+8. Policy at read time: a page of 50 over gRPC and over signed REST for a viewer with 100 mutes and 50 word filters
+   where 90% of its entries are filtered out (half by mutes, in the page's statement; four in five of
+   the rest by the filters, judged after it), p50. Baseline: a twin viewer with the same entries and
+   no policy, sampled in alternating blocks. The entries the filters judged per page, against
+   TIMELINE_HOME_EXAMINE_MAX, are reported beside it.
+9. Mute to effect: 1,000 times a mute through the gateway, then at once the next home read, then an
+   unmute and the next read; a read still showing a muted author's post (or missing an unmuted one)
+   is stale. Baseline: the reads made.
+10. Rebuild of a viewer following 1,000 authors with 100k posts, requested through the gateway:
+   seconds the job ran (started to finished) and from the request until it reads succeeded.
+   Baseline: one raw `INSERT … SELECT` of the same rows (the window's most recent posts) for a twin.
 
 The server pulls authors from PULL_THRESHOLD followers on, above the 10k and 100k of the push
 fan-out figures, so those stay comparable with runs before hybrid fan-out.
@@ -36,6 +47,7 @@ import tempfile
 import threading
 import time
 import uuid
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -49,6 +61,9 @@ from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_modul
 from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
+from feeds_runtime.db import Database, make_engine
+from timeline.service import TimelineService
+from timeline.settings import TimelineSettings
 
 TENANT = str(uuid.uuid4())
 HOST_KEY = {"tenant_id": TENANT, "key_id": "bench", "secret": uuid.uuid4().hex}
@@ -415,6 +430,221 @@ def bench_entries_per_viewer(stub, conn, posts: int) -> None:
            "rows_kept", kept, "rows", "window_entries", WINDOW)
 
 
+POLICY_AUTHORS = 200
+POLICY_POSTS_PER_AUTHOR = 25
+POLICY_MUTES = 100
+POLICY_FILTERS = 50
+
+
+def seed_policy(conn: psycopg.Connection, viewer: uuid.UUID, twin: uuid.UUID) -> list[uuid.UUID]:
+    """Both viewers follow 200 authors with 25 posts each, interleaved in time, all fanned out to
+    them. `viewer` mutes every other author; of the other authors' posts, four in five name one of
+    the 50 filtered topics. Returns the authors to mute."""
+    authors = [uuid.uuid4() for _ in range(POLICY_AUTHORS)]
+    with conn.transaction():
+        conn.execute(
+            """
+            INSERT INTO timeline.posts (id, tenant_id, author_id, body, folded_body, visibility, published_at)
+            SELECT gen_random_uuid(), %(t)s, (%(authors)s::uuid[])[i %% %(n)s + 1], b.body, lower(b.body), 'public',
+                   now() - make_interval(secs => i)
+            FROM generate_series(0, %(posts)s - 1) i
+            CROSS JOIN LATERAL (SELECT CASE WHEN (i / %(n)s + i %% %(n)s) %% 5 = 0 THEN 'Plain news number ' || i
+                                            ELSE 'All about Topic' || (i %% 50) || ' today' END AS body) b
+            """,
+            {"t": TENANT, "authors": authors, "n": POLICY_AUTHORS, "posts": POLICY_AUTHORS * POLICY_POSTS_PER_AUTHOR},
+        )
+        conn.execute("INSERT INTO timeline.post_stats (post_id, tenant_id) SELECT id, tenant_id FROM timeline.posts "
+                     "WHERE tenant_id = %s ON CONFLICT DO NOTHING", (TENANT,))
+        conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                     "SELECT %s, v, unnest(%s::uuid[]) FROM unnest(%s::uuid[]) v", (TENANT, authors, [viewer, twin]))
+        conn.execute(
+            f"""
+            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+            SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
+                   'following', p.published_at
+            FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
+            WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(authors)s::uuid[])
+            """,
+            {"t": TENANT, "viewers": [viewer, twin], "authors": authors},
+        )
+    for table in ("timeline_entries", "posts", "post_stats", "follows"):
+        conn.execute(f"ANALYZE timeline.{table}")
+    # Author k wrote posts k, k + 200, …; of every 200 consecutive posts, four in five of the odd
+    # authors' name a topic.
+    return authors[::2][:POLICY_MUTES]
+
+
+def examined_per_page(database_url: str, redis_url: str, viewer: uuid.UUID, pages: int) -> list[int]:
+    """Entries the viewer's filters judged for each of its first pages, read by the service itself."""
+    settings = TimelineSettings(DATABASE_URL=database_url, REDIS_URL=redis_url)
+    database = Database(make_engine(settings.database_url, pool_size=1))
+    counts, cursor = [], ""
+    try:
+        with database.read() as connection:
+            for _ in range(pages):
+                page = TimelineService(connection, settings).home(uuid.UUID(TENANT), viewer, PAGE, cursor)
+                counts.append(page.examined)
+                if page.next_cursor is None:
+                    break
+                cursor = page.next_cursor
+    finally:
+        database.engine.dispose()
+    return counts
+
+
+def bench_policy_page(platform: Platform, stub, policy, conn, database_url: str, redis_url: str, runs: int,
+                      blocks: int = 10) -> None:
+    viewer, twin = uuid.uuid4(), uuid.uuid4()
+    for author in seed_policy(conn, viewer, twin):
+        policy.MuteAuthor(pb.MuteAuthorRequest(author_id=str(author)), metadata=metadata(viewer), timeout=10)
+    for topic in range(POLICY_FILTERS):
+        policy.CreateWordFilter(pb.CreateWordFilterRequest(phrase=f"topic{topic}", action=pb.FILTER_ACTION_HIDE),
+                                metadata=metadata(viewer), timeout=10)
+    for table in ("mutes", "word_filters"):  # statistics, as autovacuum keeps them
+        conn.execute(f"ANALYZE timeline.{table}")
+    request = pb.GetHomeTimelineRequest(limit=PAGE)
+    pages = {who: stub.GetHomeTimeline(request, metadata=metadata(who), timeout=10) for who in (viewer, twin)}
+    assert len(pages[viewer].items) == len(pages[twin].items) == PAGE
+    assert all(item.body.startswith("Plain news") for item in pages[viewer].items)
+    host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    operations = {
+        "grpc": lambda who: stub.GetHomeTimeline(request, metadata=metadata(who), timeout=10),
+        "rest": lambda who: signed_get(host, "/api/v1/timeline/home", f"limit={PAGE}", who),
+    }
+    samples: dict[tuple[str, uuid.UUID], list[float]] = {(via, who): [] for via in operations for who in (viewer, twin)}
+    try:
+        for block in range(blocks):
+            for key in list(samples) if block % 2 == 0 else list(samples)[::-1]:
+                via, who = key
+                samples[key] += latencies_ms(lambda via=via, who=who: operations[via](who), max(1, runs // blocks),
+                                             warmup=5)
+    finally:
+        host.close()
+    examined = examined_per_page(database_url, redis_url, viewer, 5)
+    bound = TimelineSettings.model_fields["home_examine_max"].default
+    for via in operations:
+        record(f"timeline_home_policy_{via}_p50",
+               {"page_size": PAGE, "mutes": POLICY_MUTES, "word_filters": POLICY_FILTERS, "filtered_share": 0.9,
+                "viewer_entries": POLICY_AUTHORS * POLICY_POSTS_PER_AUTHOR, "runs": runs,
+                "examined_per_page": examined, "examine_bound": bound},
+               "p50_latency", percentile(samples[(via, viewer)], 50), "ms", f"same_entries_no_policy_{via}_p50",
+               percentile(samples[(via, twin)], 50))
+    record("timeline_home_policy_examined_per_page", {"page_size": PAGE, "pages": len(examined)},
+           "examined_entries_max", max(examined), "entries", "examine_bound", bound)
+
+
+def bench_mute_to_effect(platform: Platform, conn, tries: int) -> None:
+    """Each try is a viewer of its own (a signed write is never sent twice) that reads two authors:
+    it mutes one and reads at once, then unmutes and reads at once."""
+    viewers, author, other = [uuid.uuid4() for _ in range(tries)], uuid.uuid4(), uuid.uuid4()
+    host = Host(platform.gateway_url, HOST_KEY, timeout=10)
+    stale = 0
+    try:
+        for who in (author, other):
+            host.request("POST", "/api/v1/timeline/posts", viewer=who, json_body={"body": "hello"}).raise_for_status()
+        with conn.transaction():  # the follows and the entries their merges would write (no worker runs here)
+            conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                         "SELECT %s, v, unnest(%s::uuid[]) FROM unnest(%s::uuid[]) v", (TENANT, [author, other], viewers))
+            conn.execute(
+                f"""
+                INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+                SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
+                       'following', p.published_at
+                FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
+                WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(authors)s::uuid[])
+                """,
+                {"t": TENANT, "viewers": viewers, "authors": [author, other]},
+            )
+        everyone = {str(author), str(other)}
+
+        def authors_read(viewer: uuid.UUID) -> set[str]:
+            page = host.request("GET", "/api/v1/timeline/home", query="limit=10", viewer=viewer)
+            page.raise_for_status()
+            return {item["author_id"] for item in page.json()["data"]}
+
+        for viewer in viewers:
+            assert authors_read(viewer) == everyone
+            host.request("PUT", f"/api/v1/timeline/mutes/{author}", viewer=viewer).raise_for_status()
+            stale += authors_read(viewer) != {str(other)}
+            host.request("DELETE", f"/api/v1/timeline/mutes/{author}", viewer=viewer).raise_for_status()
+            stale += authors_read(viewer) != everyone
+    finally:
+        host.close()
+    record("timeline_mute_stale_reads", {"tries": tries, "reads": 2 * tries, "via": "signed REST"},
+           "stale_reads", stale, "reads", "reads_made", 2 * tries)
+
+
+REBUILD_AUTHORS = 1000
+REBUILD_POSTS = 100_000
+
+
+def seed_rebuild(conn: psycopg.Connection, viewer: uuid.UUID, twin: uuid.UUID) -> None:
+    """1,000 authors with 100 posts each, interleaved in time, followed by both viewers."""
+    authors = [uuid.uuid4() for _ in range(REBUILD_AUTHORS)]
+    with conn.transaction():
+        conn.execute(
+            """
+            INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, published_at)
+            SELECT gen_random_uuid(), %(t)s, (%(authors)s::uuid[])[i %% %(n)s + 1], 'rebuild ' || i, 'public',
+                   now() - make_interval(secs => i)
+            FROM generate_series(0, %(posts)s - 1) i
+            """,
+            {"t": TENANT, "authors": authors, "n": REBUILD_AUTHORS, "posts": REBUILD_POSTS},
+        )
+        conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
+                     "SELECT %s, v, unnest(%s::uuid[]) FROM unnest(%s::uuid[]) v", (TENANT, authors, [viewer, twin]))
+    for table in ("posts", "follows"):
+        conn.execute(f"ANALYZE timeline.{table}")
+
+
+# The rows a rebuild writes for a viewer without entries: the window's most recent followed posts.
+RAW_REBUILD = f"""
+INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+SELECT {ENTRY_ID.format(t='p.tenant_id', v='CAST(%(v)s AS uuid)', p='p.id')}, p.tenant_id, %(v)s, p.id, p.author_id,
+       'following', p.published_at
+FROM timeline.follows f JOIN timeline.posts p ON p.tenant_id = f.tenant_id AND p.author_id = f.followee_id
+WHERE f.tenant_id = %(t)s AND f.follower_id = %(v)s AND f.ended_at IS NULL
+ORDER BY p.published_at DESC LIMIT %(window)s
+"""
+
+
+def bench_rebuild(platform: Platform, conn, repeats: int) -> None:
+    host = Host(platform.gateway_url, HOST_KEY, timeout=30)
+    run_seconds, request_seconds, raw_seconds, written = [], [], [], []
+    try:
+        for _ in range(repeats):
+            viewer, twin = uuid.uuid4(), uuid.uuid4()
+            seed_rebuild(conn, viewer, twin)
+            started = time.perf_counter()
+            accepted = host.request("POST", f"/api/v1/timeline/viewers/{viewer}/rebuild")
+            accepted.raise_for_status()
+            path = accepted.headers["Location"]
+
+            def status(path: str = path) -> dict:
+                return host.request("GET", path).json()["data"]
+
+            wait_for(lambda: status()["status"] in ("succeeded", "failed"), "the rebuild", platform.group, 600)
+            request_seconds.append(time.perf_counter() - started)
+            done = status()
+            assert done["status"] == "succeeded", done
+            written.append(done["entries_written"])
+            run_seconds.append((datetime.fromisoformat(done["finished_at"])
+                                - datetime.fromisoformat(done["started_at"])).total_seconds())
+            with conn.transaction():
+                started = time.perf_counter()
+                conn.execute(RAW_REBUILD, {"t": TENANT, "v": twin, "window": WINDOW})
+                raw_seconds.append(time.perf_counter() - started)
+    finally:
+        host.close()
+    params = {"followed_authors": REBUILD_AUTHORS, "posts": REBUILD_POSTS, "window": WINDOW,
+              "entries_written": written, "repeats": repeats}
+    raw = statistics.median(raw_seconds)
+    record("timeline_rebuild_run_seconds", params, "seconds", statistics.median(run_seconds), "s",
+           "raw_insert_select_same_rows", raw)
+    record("timeline_rebuild_request_to_succeeded_seconds", params, "seconds", statistics.median(request_seconds), "s",
+           "raw_insert_select_same_rows", raw)
+
+
 def start_worker(platform: Platform, processes: int) -> None:
     env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
     platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
@@ -435,9 +665,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     parser.add_argument("--repeats", type=int, default=5, help="posts fanned out per follower count and worker count")
     parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
-    parser.add_argument("--only", default="home,metrics,traces,mixed,fanout,headofline,hybrid,window",
-                        help="comma-separated figures to measure "
-                             "(home, metrics, traces, mixed, fanout, headofline, hybrid, window)")
+    parser.add_argument("--mute-tries", type=int, default=1000, help="mutes and unmutes of the mute-to-effect figure")
+    parser.add_argument("--only", default="home,metrics,traces,mixed,policy,mute,fanout,headofline,hybrid,window,"
+                                          "rebuild",
+                        help="comma-separated figures to measure (home, metrics, traces, mixed, policy, mute, "
+                             "fanout, headofline, hybrid, window, rebuild)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -483,6 +715,11 @@ def main() -> None:
                 bench_overhead("timeline_home_rest_traces_on_p50", traced, platform, "traces_off", conn, args.runs)
             if "mixed" in only:
                 bench_home_mixed(platform, conn, args.runs)
+            if "policy" in only:
+                bench_policy_page(platform, stub, timeline_pb2_grpc.TimelinePolicyStub(channel), conn, database_url,
+                                  resolved.redis_url, args.runs)
+            if "mute" in only:
+                bench_mute_to_effect(platform, conn, args.mute_tries)
             for number, workers in enumerate(int(w) for w in args.workers.split(",")):
                 start_worker(platform, workers)
                 time.sleep(2)  # let the worker processes boot before the clock starts
@@ -495,6 +732,8 @@ def main() -> None:
                     bench_hybrid_fanout(stub, conn, args.repeats)
                 if number == 0 and "window" in only:
                     bench_entries_per_viewer(stub, conn, args.window_posts)
+                if number == 0 and "rebuild" in only:
+                    bench_rebuild(platform, conn, args.repeats)
                 stop_worker(platform, workers)
     finally:
         group.stop()

@@ -7,19 +7,22 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import pytest
 from sqlalchemy import event, text
 
 from devstack.processes import wait_for
-from feeds_runtime import migrations
+from feeds_runtime import folding, migrations
 from feeds_runtime.db import Database, make_engine
-from timeline import jobs
+from timeline import jobs, rebuilds
 from timeline.app import SERVICE
+from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService
 from timeline.settings import TimelineSettings
@@ -42,6 +45,34 @@ def timeline_db(timeline_settings: TimelineSettings) -> Iterator[Database]:
     database.engine.dispose()
 
 
+@dataclass
+class ReadRules:
+    """A viewer's read-time policy as the specification states it (docs/timeline.md, "Viewer
+    policy"): muted authors; word filters as (id, phrase, action); the tenant's label policies as
+    label → (action, viewer_may_change); the viewer's label preferences as label → action."""
+
+    muted: set[uuid.UUID] = field(default_factory=set)
+    filters: list[tuple[str, str, str]] = field(default_factory=list)
+    policies: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    preferences: dict[str, str] = field(default_factory=dict)
+
+    def label_action(self, label: str) -> str:
+        policy = self.policies.get(label)
+        if policy is not None and not policy[1]:
+            return policy[0]
+        return self.preferences.get(label, policy[0] if policy else "show")
+
+    def hides(self, author_id: uuid.UUID, body: str, labels: list[str]) -> bool:
+        return (author_id in self.muted or any(self.label_action(label) == "hide" for label in labels)
+                or any(action == "hide" and filter_matches(phrase, body) for _, phrase, action in self.filters))
+
+    def marks(self, body: str, labels: list[str]) -> list[tuple[str, str, str]]:
+        """(kind, filter id, value) of what warns of a post it does not hide: labels first, then filters."""
+        return ([("label", "", label) for label in labels if self.label_action(label) == "warn"]
+                + [("word", filter_id, phrase) for filter_id, phrase, action in self.filters
+                   if action == "warn" and filter_matches(phrase, body)])
+
+
 class Timeline:
     """Drives the service and the projection jobs against the real database, one transaction per call."""
 
@@ -53,6 +84,10 @@ class Timeline:
     def service(self, fn):
         with self.database.transaction() as session:
             return fn(TimelineService(session, self.settings))
+
+    def policy(self, fn):
+        with self.database.transaction() as session:
+            return fn(PolicyService(session))
 
     def projection(self, fn):
         with self.database.transaction() as session:
@@ -67,24 +102,34 @@ class Timeline:
         return self.service(lambda s: s.home(self.tenant, viewer, limit, cursor))
 
     def all_home(self, viewer: uuid.UUID, limit: int = 100) -> list:
-        """Every page in turn; each but the last must be full."""
-        items, cursor = [], ""
+        """Every page in turn; each but the last must be full, unless the read examined as many entries
+        as it may for one page."""
+        return self.all_home_marked(viewer, limit)[0]
+
+    def all_home_marked(self, viewer: uuid.UUID, limit: int = 100) -> tuple[list, dict]:
+        """`all_home`, and the warnings of its pages by entry id."""
+        items, filtered, cursor = [], {}, ""
+        bound = max(self.settings.home_examine_max, limit + 1)
         while True:
             page = self.home(viewer, limit, cursor)
             items.extend(page.items)
+            filtered |= page.filtered
+            assert page.examined <= bound
             if page.next_cursor is None:
-                return items
-            assert len(page.items) == limit, "a page before the end was not full"
+                return items, filtered
+            assert len(page.items) == limit or page.examined == bound, "a page before the end was not full"
             cursor = page.next_cursor
 
-    def expected_home(self, viewer: uuid.UUID) -> list[uuid.UUID]:
+    def expected_home(self, viewer: uuid.UUID, rules: ReadRules | None = None) -> list[uuid.UUID]:
         """The viewer's home timeline recomputed from the canonical tables, by the rules of the
         specification rather than by the service's queries: the viewer's own live visible posts and
-        the live, visible, public posts of the authors it follows, minus blocked pairs, newest first,
-        ties broken by the entry id derived from (tenant, viewer, post)."""
+        the live, visible, public posts of the authors it follows, minus blocked pairs and what its
+        read rules hide (`rules`, else as the policy tables hold them now), newest first, ties broken
+        by the entry id derived from (tenant, viewer, post)."""
+        rules = rules or self.read_rules(viewer)
         with self.database.transaction() as session:
-            posts = session.execute(text("SELECT id, author_id, visibility, moderation_state, deleted_at, "
-                                         "published_at FROM timeline.posts WHERE tenant_id = :t"),
+            posts = session.execute(text("SELECT id, author_id, body, labels, visibility, moderation_state, "
+                                         "deleted_at, published_at FROM timeline.posts WHERE tenant_id = :t"),
                                     {"t": self.tenant}).all()
             followed = set(session.execute(text("SELECT followee_id FROM timeline.follows WHERE tenant_id = :t "
                                                 "AND follower_id = :v AND ended_at IS NULL"),
@@ -95,10 +140,30 @@ class Timeline:
             post for post in posts
             if post.deleted_at is None and post.moderation_state == "visible"
             and (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks
+            and not rules.hides(post.author_id, post.body, post.labels)
             and (post.author_id == viewer or (post.author_id in followed and post.visibility == "public"))
         ]
         seen.sort(key=lambda post: (post.published_at, entry_id(self.tenant, viewer, post.id)), reverse=True)
         return [post.id for post in seen]
+
+    def read_rules(self, viewer: uuid.UUID) -> ReadRules:
+        """The viewer's read rules as the policy tables hold them, those in force now."""
+        with self.database.transaction() as session:
+            now = session.execute(text("SELECT now()")).scalar_one()
+            muted = {row.author_id for row in session.execute(
+                text("SELECT author_id, until FROM timeline.mutes WHERE tenant_id = :t AND viewer_id = :v"),
+                {"t": self.tenant, "v": viewer}) if row.until is None or row.until > now}
+            filters = [(str(row.id), row.phrase, row.action) for row in session.execute(
+                text("SELECT id, phrase, action, expires_at FROM timeline.word_filters WHERE tenant_id = :t "
+                     "AND viewer_id = :v ORDER BY created_at, id"), {"t": self.tenant, "v": viewer})
+                if row.expires_at is None or row.expires_at > now]
+            policies = {row.label: (row.action, row.viewer_may_change) for row in session.execute(
+                text("SELECT label, action, viewer_may_change FROM timeline.label_policies WHERE tenant_id = :t"),
+                {"t": self.tenant})}
+            preferences = dict(session.execute(
+                text("SELECT label, action FROM timeline.label_preferences WHERE tenant_id = :t AND viewer_id = :v"),
+                {"t": self.tenant, "v": viewer}).all())
+        return ReadRules(muted, filters, policies, preferences)
 
     def pending_jobs(self) -> list:
         """This tenant's outbox rows not yet acknowledged, oldest first: (id, queue_name, actor_name, args)."""
@@ -124,6 +189,8 @@ class Timeline:
             self.projection(lambda p: p.sync_pair(*ids))
         elif actor_name == jobs.TRIM_VIEWERS:
             self.projection(lambda p: p.trim_viewers(ids[0], [uuid.UUID(v) for v in ids[1]]))
+        elif actor_name == jobs.REBUILD_VIEWER:
+            rebuilds.run(self.database, self.settings, *ids)
         else:
             raise AssertionError(f"no test runner for {actor_name}")
 
@@ -169,6 +236,30 @@ def small(timeline_db: Database, timeline_settings: TimelineSettings) -> Timelin
 def follow(timeline: Timeline, viewer: uuid.UUID, author: uuid.UUID) -> None:
     timeline.service(lambda s: s.follow(timeline.tenant, viewer, author))
     timeline.drain()
+
+
+def _in_word(ch: str) -> bool:
+    """A letter or digit of a script that separates words with spaces (not Han, kana, Hangul, Thai)."""
+    if not ch.isalnum():
+        return False
+    name = unicodedata.name(ch, "")
+    return not any(script in name for script in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "IDEOGRAPH"))
+
+
+def filter_matches(phrase: str, body: str) -> bool:
+    """The specification of a word filter, written apart from the service's automaton: the folded
+    phrase occurs in the folded body, each edge of it that is a spaced-script letter or digit not
+    touching another one."""
+    needle, text_ = folding.fold(phrase), folding.fold(body)
+    at = text_.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        starts = not (_in_word(needle[0]) and at > 0 and _in_word(text_[at - 1]))
+        ends = not (_in_word(needle[-1]) and end < len(text_) and _in_word(text_[end]))
+        if starts and ends:
+            return True
+        at = text_.find(needle, at + 1)
+    return False
 
 
 def entry_id(tenant: uuid.UUID, viewer: uuid.UUID, post: uuid.UUID) -> uuid.UUID:

@@ -16,7 +16,7 @@ from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.events import create_event_log
 from timeline.app import SERVICE
-from timeline.migrations import follower_counts
+from timeline.migrations import follower_counts, policy_and_rebuilds
 
 from .conftest import WINDOW, Timeline, blocked_or_done, follow, users
 
@@ -37,17 +37,21 @@ def fresh(fresh_database_url, timeline_settings) -> Iterator[Timeline]:
 
 
 def add_later_tables(database: Database) -> None:
-    """The application of today records events in the log that a later revision (0010) adds, and
-    reads follower counts that 0011 adds: below them, the test gives the application the tables
-    those revisions create."""
+    """The application of today records events in the log that a later revision (0010) adds, reads
+    follower counts that 0011 adds and viewer policies that 0013 on add: below them, the test gives
+    the application the tables those revisions create."""
     with database.engine.begin() as connection:
         create_event_log(connection, SERVICE.schema)
         connection.execute(text(follower_counts.CREATE))
+        for upgrade, _ in policy_and_rebuilds.REVISIONS:
+            connection.execute(text(upgrade))
 
 
 def migrate(timeline: Timeline, revision: str) -> None:
-    if revision == "head":  # the revisions that create the log and the counts create them again
+    if revision == "head":  # the revisions that create the log, the counts and the policies create them again
         with timeline.database.engine.begin() as connection:
+            for _, downgrade in reversed(policy_and_rebuilds.REVISIONS):
+                connection.execute(text(downgrade))
             connection.execute(text(follower_counts.DROP))
             connection.execute(text("DROP TABLE timeline.events"))
     migrations.upgrade(timeline.database.engine, SERVICE.migrations_dir, SERVICE.schema, revision)

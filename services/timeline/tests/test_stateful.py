@@ -1,11 +1,15 @@
-"""Hypothesis state machine over two tenants: publishes, deletes, moderation, follows, unfollows,
-blocks, duplicated and reordered job runs, trims and rebuilds, interleaved. The settings are small so
-that every path is taken: a window of two entries, every fan-out trimming the viewers it reaches, and
-authors pulled from two followers on, so authors cross the threshold both ways as the graph changes.
-After every step: tenant safety, projection uniqueness and visibility safety of reads; duplicated job
-runs have the effect of one. After the queues drain: every viewer reads, page by page, exactly what
-a plain recomputation from the canonical tables gives (written in the test, not the service's
-query), and its materialized entries are what the audit expects."""
+"""Hypothesis state machine over two tenants: publishes (with labels), deletes, moderation, labels,
+follows, unfollows, blocks, mutes and unmutes, word filters, label policies and preferences,
+duplicated and reordered job runs, trims and rebuilds (internal and requested), interleaved. The
+settings are small so that every path is taken: a window of two entries, every fan-out trimming the
+viewers it reaches, authors pulled from two followers on, so authors cross the threshold both ways
+as the graph changes, and filtered reads examining at most three entries a page. The machine keeps
+its own model of every viewer's read rules (conftest.ReadRules), the oracle of what policy hides and
+marks. After every step: tenant safety, projection uniqueness and visibility safety of reads (policy
+included); duplicated job runs have the effect of one. After the queues drain: every viewer reads,
+page by page, exactly what a plain recomputation from the canonical tables and the model gives
+(written in the test, not the service's query), marked as the model says, and its materialized
+entries are what the audit expects."""
 
 from __future__ import annotations
 
@@ -16,18 +20,25 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sqlalchemy import text
 
-from timeline.domain import Moderation, Visibility
+from timeline.domain import FilterAction, LabelPolicy, LabelPreference, Moderation, Visibility
 
-from .conftest import Timeline
+from .conftest import ReadRules, Timeline
 
 USERS_PER_TENANT = 4
 
 user_index = st.integers(0, USERS_PER_TENANT - 1)
 tenant_index = st.integers(0, 1)
+# Bodies and phrases that match across case, width, accents and scripts, and some that must not.
+BODIES = ["post", "a Spoiler!", "臺灣 trip", "concat", "the CAT", "Café time"]
+phrases = st.sampled_from(["spoiler", "台湾", "cat", "cafe"])
+labels = st.lists(st.sampled_from(["spoiler", "nsfw"]), max_size=2, unique=True)
+label = st.sampled_from(["spoiler", "nsfw"])
+label_action = st.sampled_from(["hide", "warn", "show"])
 
 
 def make_machine(database, timeline_settings):
-    small = timeline_settings.model_copy(update={"window_entries": 2, "trim_every": 1, "pull_threshold": 2})
+    small = timeline_settings.model_copy(update={"window_entries": 2, "trim_every": 1, "pull_threshold": 2,
+                                                 "home_examine_max": 3})
 
     class TimelineMachine(RuleBasedStateMachine):
         @initialize()
@@ -35,11 +46,18 @@ def make_machine(database, timeline_settings):
             self.tenants = [Timeline(database, small) for _ in range(2)]
             self.users = [[uuid.uuid4() for _ in range(USERS_PER_TENANT)] for _ in self.tenants]
             self.posts: list[list[tuple[uuid.UUID, uuid.UUID]]] = [[], []]  # (post, author)
+            # The model: each tenant's label policies, shared by its viewers' read rules.
+            self.label_policies: list[dict] = [{}, {}]
+            self.rules = [[ReadRules(policies=self.label_policies[t]) for _ in range(USERS_PER_TENANT)]
+                          for t in range(2)]
 
-        @rule(t=tenant_index, author=user_index, private=st.booleans())
-        def publish(self, t, author, private):
+        @rule(t=tenant_index, author=user_index, private=st.booleans(), body=st.sampled_from(BODIES),
+              post_labels=labels)
+        def publish(self, t, author, private, body="post", post_labels=()):
             visibility = Visibility.PRIVATE if private else Visibility.PUBLIC
-            post = self.tenants[t].publish(self.users[t][author], "post", visibility)
+            timeline = self.tenants[t]
+            post = timeline.service(lambda s: s.publish(timeline.tenant, self.users[t][author], body, visibility,
+                                                        None, list(post_labels)))[0]
             self.posts[t].append((post.id, post.author_id))
 
         @rule(t=tenant_index, author=user_index)
@@ -64,6 +82,83 @@ def make_machine(database, timeline_settings):
                 post = timeline.service(lambda s: s.posts.get(timeline.tenant, post_id))
                 if post.deleted_at is None:
                     timeline.service(lambda s: s.set_moderation(timeline.tenant, post_id, state))
+
+        @precondition(lambda self: any(self.posts))
+        @rule(t=tenant_index, pick=st.integers(0, 1000), post_labels=labels)
+        def label_post(self, t, pick, post_labels):
+            if self.posts[t]:
+                post_id, _ = self.posts[t][pick % len(self.posts[t])]
+                timeline = self.tenants[t]
+                if timeline.service(lambda s: s.posts.get(timeline.tenant, post_id)).deleted_at is None:
+                    timeline.service(lambda s: s.set_labels(timeline.tenant, post_id, list(post_labels)))
+
+        @rule(t=tenant_index, viewer=user_index, author=user_index, on=st.booleans())
+        def mute(self, t, viewer, author, on):
+            if viewer == author:
+                return
+            timeline, users, muted = self.tenants[t], self.users[t], self.rules[t][viewer].muted
+            if on:
+                timeline.policy(lambda p: p.mute(timeline.tenant, users[viewer], users[author], None))
+                muted.add(users[author])
+            else:
+                timeline.policy(lambda p: p.unmute(timeline.tenant, users[viewer], users[author]))
+                muted.discard(users[author])
+
+        @rule(t=tenant_index, viewer=user_index, pick=st.integers(0, 1000))
+        def mute_a_followed_author(self, t, viewer, pick):
+            """A mute that matters: of an author the viewer follows (pushed, pulled or past its horizon)."""
+            timeline, users = self.tenants[t], self.users[t]
+            with timeline.database.transaction() as session:
+                followed = sorted(session.execute(text(
+                    "SELECT followee_id FROM timeline.follows WHERE tenant_id = :t AND follower_id = :v "
+                    "AND ended_at IS NULL"), {"t": timeline.tenant, "v": users[viewer]}).scalars())
+            if followed:
+                self.mute(t, viewer, users.index(followed[pick % len(followed)]), True)
+
+        @rule(t=tenant_index, viewer=user_index, phrase=phrases, warn=st.booleans())
+        def add_filter(self, t, viewer, phrase, warn):
+            timeline, action = self.tenants[t], FilterAction.WARN if warn else FilterAction.HIDE
+            added = timeline.policy(lambda p: p.add_filter(timeline.tenant, self.users[t][viewer], phrase, action, None))
+            self.rules[t][viewer].filters.append((str(added.id), phrase, action.value))
+
+        @precondition(lambda self: any(rules.filters for tenant in self.rules for rules in tenant))
+        @rule(t=tenant_index, viewer=user_index, pick=st.integers(0, 1000))
+        def delete_filter(self, t, viewer, pick):
+            filters = self.rules[t][viewer].filters
+            if filters:
+                filter_id, _, _ = filters.pop(pick % len(filters))
+                timeline = self.tenants[t]
+                timeline.policy(lambda p: p.delete_filter(timeline.tenant, self.users[t][viewer], uuid.UUID(filter_id)))
+
+        @rule(t=tenant_index, name=label, action=st.none() | label_action, may_change=st.booleans())
+        def label_policy(self, t, name, action, may_change):
+            timeline, policies = self.tenants[t], self.label_policies[t]
+            if action is None:
+                if name in policies:
+                    timeline.policy(lambda p: p.delete_label_policy(timeline.tenant, name))
+                    del policies[name]
+                return
+            timeline.policy(lambda p: p.set_label_policy(timeline.tenant,
+                                                         LabelPolicy(name, FilterAction(action), may_change)))
+            policies[name] = (action, may_change)
+
+        @rule(t=tenant_index, viewer=user_index, name=label, action=st.none() | label_action)
+        def label_preference(self, t, viewer, name, action):
+            timeline, preferences = self.tenants[t], self.rules[t][viewer].preferences
+            if action is None:
+                if name in preferences:
+                    timeline.policy(lambda p: p.delete_label_preference(timeline.tenant, self.users[t][viewer], name))
+                    del preferences[name]
+                return
+            timeline.policy(lambda p: p.set_label_preference(timeline.tenant, self.users[t][viewer],
+                                                             LabelPreference(name, FilterAction(action))))
+            preferences[name] = action
+
+        @rule(t=tenant_index, viewer=user_index)
+        def request_rebuild(self, t, viewer):
+            """A host's rebuild: queued here, run by `run_one_job` or the drain like any job."""
+            timeline = self.tenants[t]
+            timeline.service(lambda s: s.request_rebuild(timeline.tenant, self.users[t][viewer]))
 
         @rule(t=tenant_index, a=user_index, b=user_index, action=st.sampled_from(["follow", "unfollow", "block", "unblock"]))
         def graph(self, t, a, b, action):
@@ -124,9 +219,14 @@ def make_machine(database, timeline_settings):
         def drain_and_converge(self, page=2):
             for t, timeline in enumerate(self.tenants):
                 timeline.drain()
-                for viewer in self.users[t]:
-                    read = [uuid.UUID(item.post_id) for item in timeline.all_home(viewer, limit=page)]
-                    assert read == timeline.expected_home(viewer)
+                for v, viewer in enumerate(self.users[t]):
+                    rules = self.rules[t][v]
+                    assert timeline.read_rules(viewer) == rules  # what the service stored is what was set
+                    items, filtered = timeline.all_home_marked(viewer, limit=page)
+                    assert [uuid.UUID(item.post_id) for item in items] == timeline.expected_home(viewer, rules)
+                    for item in items:
+                        marks = [tuple(match) for match in filtered.get(item.entry_id, [])]
+                        assert marks == rules.marks(item.body, item.labels)
                     audit = timeline.projection(lambda p, v=viewer, tl=timeline: p.audit(tl.tenant, v))
                     assert audit.in_sync, (audit.missing_post_ids, audit.extra_post_ids)
 
@@ -147,20 +247,24 @@ def make_machine(database, timeline_settings):
                 assert row.entries == row.pairs and row.foreign == 0
 
         @invariant()
-        def reads_are_visibility_safe(self):
+        def reads_are_visibility_and_policy_safe(self):
             for t, timeline in enumerate(getattr(self, "tenants", [])):
                 with timeline.database.transaction() as session:
                     posts = {r.id: r for r in session.execute(
-                        text("SELECT id, author_id, visibility, moderation_state, deleted_at FROM timeline.posts "
-                             "WHERE tenant_id = :t"), {"t": timeline.tenant})}
+                        text("SELECT id, author_id, body, labels, visibility, moderation_state, deleted_at "
+                             "FROM timeline.posts WHERE tenant_id = :t"), {"t": timeline.tenant})}
                     blocks = {(r.blocker_id, r.blocked_id) for r in session.execute(
                         text("SELECT blocker_id, blocked_id FROM timeline.blocks WHERE tenant_id = :t"),
                         {"t": timeline.tenant})}
-                for viewer in self.users[t]:
-                    items = timeline.all_home(viewer, limit=3)
+                for v, viewer in enumerate(self.users[t]):
+                    rules = self.rules[t][v]
+                    items, filtered = timeline.all_home_marked(viewer, limit=3)
                     assert len({item.entry_id for item in items}) == len(items)
                     for item in items:
                         post = posts[uuid.UUID(item.post_id)]  # a post of this very tenant
+                        assert not rules.hides(post.author_id, post.body, post.labels)
+                        marks = [tuple(match) for match in filtered.get(item.entry_id, [])]
+                        assert marks == rules.marks(post.body, post.labels)
                         assert post.deleted_at is None and post.moderation_state == "visible"
                         assert post.visibility == "public" or post.author_id == viewer
                         assert (viewer, post.author_id) not in blocks and (post.author_id, viewer) not in blocks

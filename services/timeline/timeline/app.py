@@ -13,13 +13,23 @@ from timeline.settings import TimelineSettings
 
 
 def registrations(service: ServiceDefinition) -> list[Registration]:
-    from timeline.servicer import TimelineAdminServicer, TimelineEventsServicer, TimelineServicer
+    from timeline.servicer import (
+        TimelineAdminServicer,
+        TimelineEventsServicer,
+        TimelinePolicyServicer,
+        TimelineServicer,
+    )
 
     return [
         Registration(
             name="feeds.timeline.v1.TimelineService",
             add=lambda server: timeline_pb2_grpc.add_TimelineServiceServicer_to_server(
                 TimelineServicer(service.database, service.settings), server),
+        ),
+        Registration(
+            name="feeds.timeline.v1.TimelinePolicy",
+            add=lambda server: timeline_pb2_grpc.add_TimelinePolicyServicer_to_server(
+                TimelinePolicyServicer(service.database), server),
         ),
         Registration(
             name="feeds.timeline.v1.TimelineAdmin",

@@ -23,6 +23,9 @@ CLEANUP_POST = "timeline.cleanup_post"
 # (tenant_id, viewer_id, author_id): align a viewer's entries of one author with follow and block state.
 SYNC_PAIR = "timeline.sync_pair"
 
+# (tenant_id, rebuild_id): run a rebuild a host requested (timeline.rebuilds).
+REBUILD_VIEWER = "timeline.rebuild_viewer"
+
 # Integration event types of the timeline event log (`timeline.models.events`).
 # {tenant_id, post_id, author_id, visibility, published_at}: a post was published.
 POST_PUBLISHED = "timeline.post_published"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
+from sqlalchemy import BigInteger, Boolean, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -56,6 +56,11 @@ class Post(Base):
     idempotency_key: Mapped[str | None] = mapped_column(String(255))
     # sha256 of what was published under the key, to tell a retry from a different request.
     request_fingerprint: Mapped[str | None] = mapped_column(String(64))
+    # The body in the folded form word filters match (feeds_runtime.folding), written at publish;
+    # null for a post published before bodies were folded (a read folds those itself).
+    folded_body: Mapped[str | None] = mapped_column(Text)
+    # The host's labels of the post (domain.LABEL_PATTERN), which label policies and preferences act on.
+    labels: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
 
 
 class PostStats(Base):
@@ -137,6 +142,91 @@ class TimelineEntry(Base):
     kind: Mapped[str] = mapped_column(String(16))
     ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     materialized_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Mute(Base):
+    """A viewer mutes an author: the author's posts leave the viewer's home reads while the mute holds
+    (no `until`, or `until` still ahead). Nothing is written or removed in the projection."""
+
+    __tablename__ = "mutes"
+    __table_args__ = (CheckConstraint("viewer_id <> author_id", name="not_self"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    author_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WordFilter(Base):
+    """A viewer's word filter: posts whose folded body holds the phrase (whole words for Latin text,
+    as written for CJK) are hidden from its home reads, or returned marked, while it has not expired."""
+
+    __tablename__ = "word_filters"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    # As the viewer wrote it, and in the folded form it is matched in.
+    phrase: Mapped[str] = mapped_column(Text)
+    folded_phrase: Mapped[str] = mapped_column(Text)
+    action: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LabelPolicy(Base):
+    """What a label does in the tenant's home timelines (hide, warn, show), and whether a viewer's
+    own preference may change it. A label with no policy is shown."""
+
+    __tablename__ = "label_policies"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn', 'show')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    label: Mapped[str] = mapped_column(String(32), primary_key=True)
+    action: Mapped[str] = mapped_column(String(8))
+    viewer_may_change: Mapped[bool] = mapped_column(Boolean)
+
+
+class LabelPreference(Base):
+    """What a label does in one viewer's home timeline, where the tenant's policy lets it choose."""
+
+    __tablename__ = "label_preferences"
+    __table_args__ = (CheckConstraint("action IN ('hide', 'warn', 'show')", name="action"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    label: Mapped[str] = mapped_column(String(32), primary_key=True)
+    action: Mapped[str] = mapped_column(String(8))
+
+
+class Rebuild(Base):
+    """A host's request to rebuild one viewer's timeline, run by a job: queued → running → succeeded
+    or failed, with the entries it wrote and removed. At most one live (queued or running) per viewer."""
+
+    __tablename__ = "rebuilds"
+    __table_args__ = (
+        CheckConstraint("status IN ('queued', 'running', 'succeeded', 'failed')", name="status"),
+        Index("uq_rebuilds_live", "tenant_id", "viewer_id", unique=True,
+              postgresql_where=text("status IN ('queued', 'running')")),
+        # A viewer's latest rebuild.
+        Index("ix_rebuilds_viewer", "tenant_id", "viewer_id", text("requested_at DESC")),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID)
+    status: Mapped[str] = mapped_column(String(16))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    entries_written: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    entries_removed: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    # Runs started; a run that fails is retried until REBUILD_ATTEMPTS, then the rebuild fails.
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    # Why it failed (the error's kind, never its text).
+    error: Mapped[str | None] = mapped_column(String(200))
 
 
 class PulledAuthor(Base):

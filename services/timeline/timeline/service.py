@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 
 from feeds_runtime import events, outbox
 from feeds_runtime.db import Executor
+from feeds_runtime.folding import fold
 from feeds_runtime.text import is_blank
-from timeline import codes, jobs
+from timeline import codes, jobs, rebuilds
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
     DEFAULT_PAGE_SIZE,
@@ -21,9 +22,12 @@ from timeline.domain import (
     MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_PAGE_SIZE,
     Delivery,
+    FilterMatch,
     HomePage,
     Moderation,
     Post,
+    Rebuild,
+    TimelineItem,
     Visibility,
 )
 from timeline.models import events as events_table
@@ -31,8 +35,11 @@ from timeline.models import outbox as outbox_table
 from timeline.repositories.entries import EntryRepository
 from timeline.repositories.fanout import FanoutRunRepository
 from timeline.repositories.graph import GraphRepository
-from timeline.repositories.home import HomeRepository
+from timeline.matching import ReadPolicy
+from timeline.policy import PolicyService, check_labels
+from timeline.repositories.home import ITEM_COLUMNS, HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
+from timeline.repositories.rebuilds import RebuildRepository
 from timeline.settings import TimelineSettings
 
 
@@ -71,10 +78,11 @@ class TimelineService:
     # Posts.
 
     def publish(self, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str, visibility: Visibility,
-                idempotency_key: str | None) -> tuple[Post, bool]:
-        """Canonical post, the author's self entry, initial stats, the fan-out job (unless private) and
-        the published event, all in the caller's transaction. Returns the post and whether an earlier
-        publish with the same key answered."""
+                idempotency_key: str | None, labels: list[str] | None = None) -> tuple[Post, bool]:
+        """Canonical post (with its labels), the author's self entry, initial stats, the fan-out job
+        (unless private) and the published event, all in the caller's transaction. Returns the post
+        and whether an earlier publish with the same key answered."""
+        labels = check_labels(labels or [])
         if is_blank(body) or len(body) > MAX_BODY_CHARS:
             raise codes.invalid_request(f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
         if idempotency_key is not None and not (
@@ -83,14 +91,15 @@ class TimelineService:
         ):
             raise codes.invalid_request(
                 f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
-        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value]).encode()).hexdigest()
-                       if idempotency_key is not None else None)
+        # Labels count in the fingerprint when there are some, so keys of posts without labels keep theirs.
+        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value, *([labels] if labels else [])]).encode())
+                       .hexdigest() if idempotency_key is not None else None)
         post_id = uuid.uuid4()
         # A big account's post reaches its followers by pull, decided once, when it is published.
         pulled = visibility is Visibility.PUBLIC and self.graph.has_followers(tenant_id, author_id,
                                                                               self.settings.pull_threshold)
         delivery = Delivery.PULL if pulled else Delivery.PUSH
-        published_at = self.posts.insert(post_id, tenant_id, author_id, body, visibility, delivery,
+        published_at = self.posts.insert(post_id, tenant_id, author_id, body, fold(body), labels, visibility, delivery,
                                          idempotency_key, fingerprint)
         if published_at is None:
             assert idempotency_key is not None, "only a publish with a key can conflict"
@@ -134,6 +143,15 @@ class TimelineService:
         self.posts.soft_delete(tenant_id, post_id)
         if post.delivery is Delivery.PUSH:
             self._job(jobs.CLEANUP_QUEUE, jobs.CLEANUP_POST, tenant_id, post_id)
+
+    def set_labels(self, tenant_id: uuid.UUID, post_id: uuid.UUID, labels: list[str]) -> Post:
+        """Replace the post's labels; home reads apply them from the next read on."""
+        labels = check_labels(labels)
+        post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
+        if post is None or post.deleted_at is not None:
+            raise codes.post_not_found()
+        self.posts.set_labels(tenant_id, post_id, labels)
+        return self.posts.written(tenant_id, post_id)
 
     def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> Post:
         post = self.posts.get(tenant_id, post_id, lock=RowLock.UPDATE)
@@ -183,6 +201,23 @@ class TimelineService:
         outbox.add_many(self._transaction(), outbox_table, jobs.CLEANUP_QUEUE, jobs.SYNC_PAIR,
                         [[str(tenant_id), str(a), str(b)], [str(tenant_id), str(b), str(a)]])
 
+    # Rebuilds a host requests.
+
+    def request_rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> tuple[Rebuild, bool]:
+        return rebuilds.request(self._transaction(), self.settings, tenant_id, viewer_id)
+
+    def get_rebuild(self, tenant_id: uuid.UUID, rebuild_id: uuid.UUID) -> Rebuild:
+        found = RebuildRepository(self.session).get(tenant_id, rebuild_id)
+        if found is None:
+            raise codes.rebuild_not_found()
+        return found
+
+    def latest_rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> Rebuild:
+        found = RebuildRepository(self.session).latest_for(tenant_id, viewer_id)
+        if found is None:
+            raise codes.rebuild_not_found()
+        return found
+
     # Reading.
 
     def home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int | None, cursor_value: str) -> HomePage:
@@ -191,9 +226,56 @@ class TimelineService:
             raise codes.invalid_limit(f"limit must be between 1 and {MAX_PAGE_SIZE}")
         cursors = _home_cursors(self.settings.cursor_secret.get_secret_value().encode())
         after = cursors.decode(tenant_id, viewer_id, cursor_value) if cursor_value else None
+        policy = PolicyService(self.session).read_policy(tenant_id, viewer_id)
+        if not policy.empty:
+            return self._judged_home(tenant_id, viewer_id, limit, after, policy, cursors)
         items = HomeRepository(self.session).page(tenant_id, viewer_id, after, limit + 1)
         if len(items) <= limit:
             return HomePage(items, None)
         last = items[limit - 1]
         next_cursor = cursors.encode(tenant_id, viewer_id, Position(last.ranked_at, uuid.UUID(last.entry_id)))
         return HomePage(items[:limit], next_cursor)
+
+    def _judged_home(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, limit: int, after: Position | None,
+                     policy: ReadPolicy, cursors: HomeCursors) -> HomePage:
+        """A page for a viewer whose policy hides or marks some entries: read ahead in batches, judging each
+        entry, until `limit` are kept and one more shows that the timeline goes on, the timeline ends,
+        or `home_examine_max` entries (at least limit + 1) were examined. Then the cursor is the
+        position of the last entry examined before the one that showed more, or the last examined at
+        all when the bound stopped the read: the next page starts right after it, so nothing is
+        skipped or repeated, and a page may be short, even empty, before the end."""
+        bound = max(self.settings.home_examine_max, limit + 1)
+        home = HomeRepository(self.session)
+        judge, folded = policy.judge, policy.needs_bodies
+        kept: list[TimelineItem] = []
+        filtered: dict[str, list[FilterMatch]] = {}
+        examined, position = 0, after
+        batch = limit + 1
+        while True:
+            asked = min(batch, bound - examined)
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded)
+            for at, row in enumerate(rows):
+                examined += 1
+                # Columns: entry_id, post_id, ranked_at, author_id, body, …, labels, then the folded body.
+                hidden, matches = judge(row[4], row[ITEM_COLUMNS] if folded else None, row[ITEM_COLUMNS - 1])
+                if hidden:
+                    continue
+                if len(kept) == limit:
+                    # One more entry to show: the page is full and the timeline goes on after the
+                    # entry examined before this one.
+                    before = Position(rows[at - 1][2], uuid.UUID(rows[at - 1][0])) if at else position
+                    assert before is not None, "a full page has examined entries"
+                    return HomePage(kept, cursors.encode(tenant_id, viewer_id, before), filtered, examined)
+                kept.append(TimelineItem._make(row[:ITEM_COLUMNS]))
+                if matches:
+                    filtered[row[0]] = matches
+            if rows:
+                position = Position(rows[-1][2], uuid.UUID(rows[-1][0]))
+            if len(rows) < asked:
+                return HomePage(kept, None, filtered, examined)  # the end of the timeline
+            if examined >= bound:
+                assert position is not None, "a bound of at least one entry was reached"
+                return HomePage(kept, cursors.encode(tenant_id, viewer_id, position), filtered, examined)
+            # The next batch: what is still missing at the share of entries kept so far, with room.
+            kept_share = max(len(kept), 1) / examined
+            batch = max(int((limit + 1 - len(kept)) / kept_share * 1.2) + 1, limit + 1)

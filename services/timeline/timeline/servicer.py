@@ -16,7 +16,22 @@ from feeds_runtime.db import Database
 from feeds_runtime.events import serve_list_events
 from timeline import codes
 from timeline.models import events as events_table
-from timeline.domain import Moderation, Post, Stats, TimelineItem, Visibility
+from timeline.domain import (
+    FilterAction,
+    FilterMatch,
+    LabelPolicy,
+    LabelPreference,
+    Moderation,
+    Mute,
+    Post,
+    Rebuild,
+    RebuildStatus,
+    Stats,
+    TimelineItem,
+    Visibility,
+    WordFilter,
+)
+from timeline.policy import PolicyService
 from timeline.projection import Projection
 from timeline.service import TimelineService, parse_id
 from timeline.settings import TimelineSettings
@@ -24,7 +39,14 @@ from timeline.settings import TimelineSettings
 _VISIBILITY = {pb.VISIBILITY_PUBLIC: Visibility.PUBLIC, pb.VISIBILITY_PRIVATE: Visibility.PRIVATE}
 _MODERATION = {pb.MODERATION_STATE_VISIBLE: Moderation.VISIBLE, pb.MODERATION_STATE_HIDDEN: Moderation.HIDDEN,
                pb.MODERATION_STATE_REMOVED: Moderation.REMOVED}
+_FILTER_ACTION = {pb.FILTER_ACTION_UNSPECIFIED: FilterAction.HIDE, pb.FILTER_ACTION_HIDE: FilterAction.HIDE,
+                  pb.FILTER_ACTION_WARN: FilterAction.WARN}
+_LABEL_ACTION = {pb.FILTER_ACTION_HIDE: FilterAction.HIDE, pb.FILTER_ACTION_WARN: FilterAction.WARN,
+                 pb.FILTER_ACTION_SHOW: FilterAction.SHOW}
+_FILTER_ACTION_PB = {value: key for key, value in _LABEL_ACTION.items()}
 _VISIBILITY_PB = {value: key for key, value in _VISIBILITY.items()}
+_REBUILD_STATUS_PB = {RebuildStatus.QUEUED: pb.REBUILD_STATUS_QUEUED, RebuildStatus.RUNNING: pb.REBUILD_STATUS_RUNNING,
+                      RebuildStatus.SUCCEEDED: pb.REBUILD_STATUS_SUCCEEDED, RebuildStatus.FAILED: pb.REBUILD_STATUS_FAILED}
 _MODERATION_PB = {value: key for key, value in _MODERATION.items()}
 
 
@@ -43,6 +65,18 @@ def _timestamp(value: datetime) -> Timestamp:
     return Timestamp(**_timestamp_fields(value))
 
 
+def _optional_time(message, field: str) -> datetime | None:
+    """A Timestamp field that may be absent, as an aware datetime."""
+    return getattr(message, field).ToDatetime(tzinfo=UTC) if message.HasField(field) else None
+
+
+def _mute(mute: Mute) -> pb.Mute:
+    message = pb.Mute(author_id=str(mute.author_id), created_at=_timestamp(mute.created_at))
+    if mute.until is not None:
+        message.until.CopyFrom(_timestamp(mute.until))
+    return message
+
+
 def _stats(stats: Stats) -> pb.PostStats:
     return pb.PostStats(like_count=stats.like_count, reply_count=stats.reply_count, share_count=stats.share_count)
 
@@ -50,18 +84,56 @@ def _stats(stats: Stats) -> pb.PostStats:
 def post_message(post: Post) -> pb.Post:
     return pb.Post(id=str(post.id), author_id=str(post.author_id), body=post.body,
                    visibility=_VISIBILITY_PB[post.visibility], moderation_state=_MODERATION_PB[post.moderation_state],
-                   published_at=_timestamp(post.published_at), stats=_stats(post.stats))
+                   published_at=_timestamp(post.published_at), stats=_stats(post.stats), labels=post.labels)
 
 
-def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem]) -> None:
-    """Append the items to a repeated TimelineItem field. Each is added in place, its nested
-    messages given as field dicts: a message built first and then passed in would be copied, and a
-    page adds fifty. Stats are present with zero counts too."""
+def _word_filter(word_filter: WordFilter) -> pb.WordFilter:
+    message = pb.WordFilter(id=str(word_filter.id), phrase=word_filter.phrase,
+                            action=_FILTER_ACTION_PB[word_filter.action], created_at=_timestamp(word_filter.created_at))
+    if word_filter.expires_at is not None:
+        message.expires_at.CopyFrom(_timestamp(word_filter.expires_at))
+    return message
+
+
+def _rebuild(rebuild: Rebuild) -> pb.Rebuild:
+    message = pb.Rebuild(id=str(rebuild.id), viewer_id=str(rebuild.viewer_id), status=_REBUILD_STATUS_PB[rebuild.status],
+                         requested_at=_timestamp(rebuild.requested_at), entries_written=rebuild.entries_written,
+                         entries_removed=rebuild.entries_removed, error=rebuild.error or "")
+    if rebuild.started_at is not None:
+        message.started_at.CopyFrom(_timestamp(rebuild.started_at))
+    if rebuild.finished_at is not None:
+        message.finished_at.CopyFrom(_timestamp(rebuild.finished_at))
+    return message
+
+
+def _label_action(action: pb.FilterAction) -> FilterAction:
+    found = _LABEL_ACTION.get(action)
+    if found is None:
+        raise codes.invalid_request("action must be hide, warn or show")
+    return found
+
+
+def _label_policy(policy: LabelPolicy) -> pb.LabelPolicy:
+    return pb.LabelPolicy(label=policy.label, action=_FILTER_ACTION_PB[policy.action],
+                          viewer_may_change=policy.viewer_may_change)
+
+
+def _label_preference(preference: LabelPreference) -> pb.LabelPreference:
+    return pb.LabelPreference(label=preference.label, action=_FILTER_ACTION_PB[preference.action])
+
+
+def add_items(target: RepeatedCompositeFieldContainer[pb.TimelineItem], items: list[TimelineItem],
+              filtered: dict[str, list[FilterMatch]]) -> None:
+    """Append the items to a repeated TimelineItem field, with the matches of those a warn marks.
+    Each is added in place, its nested messages given as field dicts: a message built first and then
+    passed in would be copied, and a page adds fifty. Stats are present with zero counts too."""
     add = target.add
     for item in items:
+        matches = filtered.get(item.entry_id)
         add(entry_id=item.entry_id, post_id=item.post_id, author_id=item.author_id, body=item.body,
             published_at=_timestamp_fields(item.published_at), ranked_at=_timestamp_fields(item.ranked_at),
-            stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count})
+            stats={"like_count": item.like_count, "reply_count": item.reply_count, "share_count": item.share_count},
+            filtered=[match._asdict() for match in matches] if matches else None, labels=item.labels)
 
 
 class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
@@ -79,7 +151,7 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
             raise codes.invalid_request("visibility must be public or private")
         with self._database.transaction() as session:
             post, replayed = self._service(session).publish(tenant, author, request.body, visibility,
-                                                            request.idempotency_key or None)
+                                                            request.idempotency_key or None, list(request.labels))
         return pb.PublishPostResponse(post=post_message(post), replayed=replayed)
 
     def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:
@@ -105,6 +177,13 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         with self._database.transaction() as session:
             post = self._service(session).set_moderation(tenant, post_id, state)
         return pb.SetModerationResponse(post=post_message(post))
+
+    def SetPostLabels(self, request: pb.SetPostLabelsRequest, context) -> pb.SetPostLabelsResponse:
+        tenant = require_tenant()
+        post_id = parse_id(request.post_id, "post_id")
+        with self._database.transaction() as session:
+            post = self._service(session).set_labels(tenant, post_id, list(request.labels))
+        return pb.SetPostLabelsResponse(post=post_message(post))
 
     def Follow(self, request: pb.FollowRequest, context) -> pb.FollowResponse:
         tenant, actor = require_tenant(), require_actor()
@@ -140,8 +219,117 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
         with self._database.read() as connection:
             page = self._service(connection).home(tenant, viewer, limit, request.cursor)
         response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
-        add_items(response.items, page.items)
+        add_items(response.items, page.items, page.filtered)
         return response
+
+
+    def RequestRebuild(self, request: pb.RequestRebuildRequest, context) -> pb.RequestRebuildResponse:
+        tenant = require_tenant()
+        viewer = parse_id(request.viewer_id, "viewer_id")
+        with self._database.transaction() as session:
+            rebuild, created = self._service(session).request_rebuild(tenant, viewer)
+        return pb.RequestRebuildResponse(rebuild=_rebuild(rebuild), created=created)
+
+    def GetRebuild(self, request: pb.GetRebuildRequest, context) -> pb.GetRebuildResponse:
+        tenant = require_tenant()
+        with self._database.read() as connection:
+            service = self._service(connection)
+            if request.HasField("viewer_id"):
+                rebuild = service.latest_rebuild(tenant, parse_id(request.viewer_id, "viewer_id"))
+            else:
+                rebuild = service.get_rebuild(tenant, parse_id(request.rebuild_id, "rebuild_id"))
+        return pb.GetRebuildResponse(rebuild=_rebuild(rebuild))
+
+
+class TimelinePolicyServicer(timeline_pb2_grpc.TimelinePolicyServicer):
+    """The viewer's own policy over its home timeline (timeline.policy)."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    def MuteAuthor(self, request: pb.MuteAuthorRequest, context) -> pb.MuteAuthorResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        author = parse_id(request.author_id, "author_id")
+        with self._database.transaction() as session:
+            mute = PolicyService(session).mute(tenant, viewer, author, _optional_time(request, "until"))
+        return pb.MuteAuthorResponse(mute=_mute(mute))
+
+    def UnmuteAuthor(self, request: pb.UnmuteAuthorRequest, context) -> pb.UnmuteAuthorResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        author = parse_id(request.author_id, "author_id")
+        with self._database.transaction() as session:
+            PolicyService(session).unmute(tenant, viewer, author)
+        return pb.UnmuteAuthorResponse()
+
+    def ListMutes(self, request: pb.ListMutesRequest, context) -> pb.ListMutesResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            mutes = PolicyService(connection).mutes_of(tenant, viewer)
+        return pb.ListMutesResponse(mutes=[_mute(mute) for mute in mutes])
+
+    def CreateWordFilter(self, request: pb.CreateWordFilterRequest, context) -> pb.CreateWordFilterResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        action = _FILTER_ACTION.get(request.action)
+        if action is None:
+            raise codes.invalid_request("a word filter's action must be hide or warn")
+        with self._database.transaction() as session:
+            word_filter = PolicyService(session).add_filter(tenant, viewer, request.phrase, action,
+                                                            _optional_time(request, "expires_at"))
+        return pb.CreateWordFilterResponse(filter=_word_filter(word_filter))
+
+    def DeleteWordFilter(self, request: pb.DeleteWordFilterRequest, context) -> pb.DeleteWordFilterResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        filter_id = parse_id(request.filter_id, "filter_id")
+        with self._database.transaction() as session:
+            PolicyService(session).delete_filter(tenant, viewer, filter_id)
+        return pb.DeleteWordFilterResponse()
+
+    def ListWordFilters(self, request: pb.ListWordFiltersRequest, context) -> pb.ListWordFiltersResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            filters = PolicyService(connection).filters_of(tenant, viewer)
+        return pb.ListWordFiltersResponse(filters=[_word_filter(word_filter) for word_filter in filters])
+
+    def SetLabelPolicy(self, request: pb.SetLabelPolicyRequest, context) -> pb.SetLabelPolicyResponse:
+        tenant = require_tenant()
+        policy = LabelPolicy(request.policy.label, _label_action(request.policy.action),
+                             request.policy.viewer_may_change)
+        with self._database.transaction() as session:
+            PolicyService(session).set_label_policy(tenant, policy)
+        return pb.SetLabelPolicyResponse(policy=_label_policy(policy))
+
+    def DeleteLabelPolicy(self, request: pb.DeleteLabelPolicyRequest, context) -> pb.DeleteLabelPolicyResponse:
+        tenant = require_tenant()
+        with self._database.transaction() as session:
+            PolicyService(session).delete_label_policy(tenant, request.label)
+        return pb.DeleteLabelPolicyResponse()
+
+    def ListLabelPolicies(self, request: pb.ListLabelPoliciesRequest, context) -> pb.ListLabelPoliciesResponse:
+        tenant = require_tenant()
+        with self._database.read() as connection:
+            policies = PolicyService(connection).label_policies(tenant)
+        return pb.ListLabelPoliciesResponse(policies=[_label_policy(policy) for policy in policies])
+
+    def SetLabelPreference(self, request: pb.SetLabelPreferenceRequest, context) -> pb.SetLabelPreferenceResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        preference = LabelPreference(request.preference.label, _label_action(request.preference.action))
+        with self._database.transaction() as session:
+            PolicyService(session).set_label_preference(tenant, viewer, preference)
+        return pb.SetLabelPreferenceResponse(preference=_label_preference(preference))
+
+    def DeleteLabelPreference(self, request: pb.DeleteLabelPreferenceRequest,
+                              context) -> pb.DeleteLabelPreferenceResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.transaction() as session:
+            PolicyService(session).delete_label_preference(tenant, viewer, request.label)
+        return pb.DeleteLabelPreferenceResponse()
+
+    def ListLabelPreferences(self, request: pb.ListLabelPreferencesRequest,
+                             context) -> pb.ListLabelPreferencesResponse:
+        tenant, viewer = require_tenant(), require_actor()
+        with self._database.read() as connection:
+            preferences = PolicyService(connection).label_preferences(tenant, viewer)
+        return pb.ListLabelPreferencesResponse(preferences=[_label_preference(p) for p in preferences])
 
 
 class TimelineAdminServicer(timeline_pb2_grpc.TimelineAdminServicer):

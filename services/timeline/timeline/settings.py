@@ -26,6 +26,15 @@ class TimelineSettings(ServiceSettings):
     # a viewer keeps about window_entries + trim_every entries at most: a trim costs one read of the
     # window, which this spreads over that many received posts.
     trim_every: int = Field(default=20, ge=1, le=10_000)
+    # Entries a home read examines at most to fill one page for a viewer whose word filters hide some
+    # (never fewer than the page's limit + 1): past it, the page returns what it found, with a cursor
+    # after the last entry examined (docs/timeline.md, "Full pages").
+    home_examine_max: int = Field(default=1000, ge=1, le=10_000)
+    # Rebuilds a tenant may have queued or running at once; a request past it is refused.
+    rebuilds_per_tenant: int = Field(default=10, ge=1, le=10_000)
+    # The statement timeout of a rebuild's run, below its job's time limit (120 s): a run past it fails and is
+    # tried again, three runs in all.
+    rebuild_statement_timeout_ms: int = Field(default=60_000, ge=1)
     # Authors with at least this many followers are not fanned out: home reads pull their posts.
     pull_threshold: int = Field(default=50_000, ge=1)
 

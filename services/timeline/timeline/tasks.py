@@ -9,7 +9,7 @@ from typing import Any
 import dramatiq
 from sqlalchemy.orm import Session
 
-from timeline import jobs, metrics
+from timeline import jobs, metrics, rebuilds
 from timeline.app import SERVICE
 from timeline.projection import Projection
 
@@ -63,3 +63,8 @@ def sync_pair(tenant_id: str, viewer_id: str, author_id: str) -> None:
     with SERVICE.database.transaction() as session:
         _projection(session).sync_pair(uuid.UUID(tenant_id), uuid.UUID(viewer_id), uuid.UUID(author_id))
 
+
+
+@dramatiq.actor(queue_name=jobs.BULK_QUEUE, actor_name=jobs.REBUILD_VIEWER, priority=BULK_PRIORITY, **RETRY)
+def rebuild_viewer(tenant_id: str, rebuild_id: str) -> None:
+    rebuilds.run(SERVICE.database, SERVICE.settings, uuid.UUID(tenant_id), uuid.UUID(rebuild_id))

@@ -7,8 +7,8 @@ from __future__ import annotations
 from gateway.envelopes import Context
 
 SERVICE_CODES: dict[Context, tuple[str, ...]] = {
-    Context.TIMELINE: ("invalid_request", "invalid_limit", "invalid_cursor", "not_found", "idempotency_conflict",
-                       "unauthenticated"),
+    Context.TIMELINE: ("invalid_request", "invalid_limit", "invalid_cursor", "limit_exceeded", "not_found",
+                       "idempotency_conflict", "too_many_rebuilds", "unauthenticated"),
     Context.NEWS: ("VALIDATION_ERROR", "NEWS_POST_NOT_FOUND", "NEWS_POST_FORBIDDEN", "NEWS_SUBSCRIPTIONS_DISABLED",
                    "NEWS_SUBSCRIPTION_NOT_FOUND", "NEWS_SUBSCRIPTION_FORBIDDEN", "NEWS_SUBSCRIPTION_TARGET_INVALID",
                    "NEWS_SUBSCRIPTION_SELF", "invalid_request", "unauthenticated"),

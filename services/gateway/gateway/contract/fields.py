@@ -29,6 +29,14 @@ UuidPath = Annotated[str, Path(json_schema_extra={"format": "uuid"})]
 # News refuses the nil UUID as an id (docs/news.md).
 NewsUuidPath = Annotated[str, Path(json_schema_extra={"format": "uuid", "not": {"const": NIL_UUID}})]
 
+# A time a request gives (timeline), RFC 3339 with its offset; the route parses it.
+RFC3339 = "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+
+# A timeline label as the timeline service accepts it (timeline.domain.LABEL_PATTERN; a test holds
+# the two equal).
+LABEL_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$"
+LabelPath = Annotated[str, Path(json_schema_extra={"pattern": LABEL_PATTERN, "maxLength": 32})]
+
 # Cc: what scout calls a control character (PostgreSQL cannot store the first of them, NUL, at all).
 _CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
 

@@ -31,7 +31,7 @@ ERROR_TEXT = {
     503: "A service or its store is unavailable right now: nothing was done, retry after Retry-After seconds.",
     504: "A service did not answer in time: the outcome is unknown, retry idempotent requests.",
 }
-SUCCESS_TEXT = {200: "OK", 201: "Created", 204: "Done; no body"}
+SUCCESS_TEXT = {200: "OK", 201: "Created", 202: "Accepted: the work is queued", 204: "Done; no body"}
 
 
 def _ref(name: str, body_type: Any) -> dict[str, str]:
@@ -83,10 +83,16 @@ def _answers(context: Context, schema: dict[str, Any] | None, success: tuple[int
     return {**ok, **{status: error(context, status) for status in errors}}
 
 
-def timeline(data: Any, *errors: int, success: tuple[int, ...] = (200,), paged: bool = False) -> dict:
-    """`{"data": <data>}`, or with `paged` `{"data": [<data>…], "page": {"next_cursor"}}`."""
-    name = data.__name__ + ("Page" if paged else "Response")
-    schema = _ref(name, TimelinePageBody[data] if paged else TimelineBody[data])
+def timeline(data: Any, *errors: int, success: tuple[int, ...] = (200,), paged: bool = False,
+             listed: bool = False) -> dict:
+    """`{"data": <data>}`; with `listed` `{"data": [<data>…]}` (a whole list, no paging); with `paged`
+    `{"data": [<data>…], "page": {"next_cursor"}}`."""
+    if paged:
+        schema = _ref(data.__name__ + "Page", TimelinePageBody[data])
+    elif listed:
+        schema = _ref(data.__name__ + "List", TimelineBody[list[data]])
+    else:
+        schema = _ref(data.__name__ + "Response", TimelineBody[data])
     return _answers(Context.TIMELINE, schema, success, errors)
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Literal, TypeVar
+from datetime import datetime
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from google.protobuf.timestamp_pb2 import Timestamp
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
@@ -23,23 +25,34 @@ from gateway.auth import HostCall
 from gateway.clients import call_metadata
 from gateway.idempotency import IDEMPOTENCY_KEY
 from gateway.contract import responses as answers
-from gateway.contract.fields import UuidPath, pattern, visible_text
+from gateway.contract.fields import LABEL_PATTERN, RFC3339, LabelPath, UuidPath, pattern, visible_text
 from gateway.envelopes import timeline_data, timeline_page
 from gateway.timeline_views import (
     TimelineBlock,
     TimelineDeleted,
     TimelineFollow,
     TimelineItem,
+    TimelineFilterDeleted,
+    TimelineLabelPolicy,
+    TimelineLabelPreference,
+    TimelineLabelRuleDeleted,
+    TimelineMute,
     TimelinePong,
     TimelinePost,
+    TimelineRebuild,
+    TimelineUnmuted,
+    TimelineWordFilter,
 )
 
 router = APIRouter(prefix="/api/v1/timeline", tags=["timeline"])
 
 SERVICE = "feeds.timeline.v1.TimelineService"
 ADMIN = "feeds.timeline.v1.TimelineAdmin"
+POLICY = "feeds.timeline.v1.TimelinePolicy"
 # gRPC methods safe to retry on UNAVAILABLE: {"feeds.timeline.v1.Service": ["Method", …]}.
-IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline"], ADMIN: ["Ping"]}
+IDEMPOTENT_READS: dict[str, list[str]] = {SERVICE: ["GetPost", "GetHomeTimeline", "GetRebuild"], ADMIN: ["Ping"],
+                                          POLICY: ["ListMutes", "ListWordFilters", "ListLabelPolicies",
+                                                                   "ListLabelPreferences"]}
 
 # The signature headers are the security schemes of the document (gateway.contract.document); the
 # acting user is a parameter, required where the operation acts as someone.
@@ -56,10 +69,35 @@ ANY_VIEWER = {"parameters": _viewer(False)}
 IDEMPOTENT_VIEWER = {"parameters": _viewer(True) + [IDEMPOTENCY_KEY]}
 
 
+Label = Annotated[str, Field(pattern=LABEL_PATTERN, max_length=32)]
+Labels = Annotated[list[Label], Field(max_length=10, description="At most 10 labels, each 1 to 32 lower-case ASCII "
+                                      "letters, digits, '-' or '_' starting with a letter or digit; a repeated "
+                                      "label counts once.")]
+LabelAction = Literal["hide", "warn", "show"]
+
+
 class TimelinePostBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     body: str = Field(min_length=1, max_length=10_000, json_schema_extra=pattern(visible_text))
     visibility: Literal["public", "private"] = "public"
+    labels: Labels = []
+
+
+class LabelsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    labels: Labels
+
+
+class LabelPolicyBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: LabelAction
+    viewer_may_change: StrictBool = Field(default=True, description="Whether a viewer's preference for the label "
+                                                              "decides for that viewer.")
+
+
+class LabelPreferenceBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: LabelAction
 
 
 class TimelineModerationBody(BaseModel):
@@ -67,8 +105,36 @@ class TimelineModerationBody(BaseModel):
     moderation_state: Literal["visible", "hidden", "removed"]
 
 
-def _with_body(model: type[BaseModel], viewer: dict) -> dict:
-    return {**viewer, "requestBody": {"required": True, "content": {"application/json": {"schema": answers.request(model)}}}}
+class MuteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    until: str | None = Field(default=None, pattern=RFC3339, json_schema_extra={"format": "date-time"},
+                              description="When the mute ends (in the future); absent or null: until unmuted.")
+
+
+class WordFilterBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    phrase: str = Field(min_length=1, max_length=100, json_schema_extra=pattern(visible_text),
+                        description="Matched in folded post bodies: case, full/half width, accents and "
+                                    "Simplified/Traditional characters do not matter; whole words in Latin text, "
+                                    "as written in CJK text.")
+    action: Literal["hide", "warn"] = "hide"
+    expires_at: str | None = Field(default=None, pattern=RFC3339, json_schema_extra={"format": "date-time"},
+                                   description="When the filter ends (in the future); absent or null: until deleted.")
+
+
+def _with_body(model: type[BaseModel], viewer: dict, *, required: bool = True) -> dict:
+    return {**viewer, "requestBody": {"required": required,
+                                      "content": {"application/json": {"schema": answers.request(model)}}}}
+
+
+def _timestamp(value: str, field: str) -> Timestamp:
+    """An RFC 3339 time of a body (its pattern already checked) as a protobuf Timestamp."""
+    try:
+        stamp = Timestamp()
+        stamp.FromDatetime(datetime.fromisoformat(value.upper()))
+        return stamp
+    except (ValueError, OverflowError):
+        raise ApiError(400, "invalid_request", f"{field}: not a valid RFC 3339 time") from None
 
 
 async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall, uuid.UUID | None]:
@@ -86,9 +152,13 @@ async def _signed(request: Request, *, viewer_required: bool) -> tuple[HostCall,
 Body = TypeVar("Body", bound=BaseModel)
 
 
-async def _body(request: Request, model: type[Body]) -> Body:
+async def _body(request: Request, model: type[Body], *, optional: bool = False) -> Body:
+    """The request's JSON body as `model`; with `optional`, no body at all is the model's defaults."""
+    raw = await request.body()
+    if optional and not raw:
+        return model()
     try:
-        return model.model_validate(bodies.loads(await request.body() or b"null"))
+        return model.model_validate(bodies.loads(raw or b"null"))
     except json.JSONDecodeError as error:
         raise ApiError(400, "invalid_request", error.msg) from None
     except ValidationError as error:
@@ -103,6 +173,11 @@ def _stubs(request: Request):
             channel.deadline)
 
 
+def _policy(request: Request) -> tuple[timeline_pb2_grpc.TimelinePolicyStub, float]:
+    channel = request.app.state.channels["timeline"]
+    return timeline_pb2_grpc.TimelinePolicyStub(channel.channel), channel.deadline
+
+
 @router.post("/posts", summary="Publish a post as the viewer (a retry with its Idempotency-Key: the first answer)",
              status_code=201, openapi_extra=_with_body(TimelinePostBody, IDEMPOTENT_VIEWER),
              responses=answers.timeline(TimelinePost, 409, 422, success=(201,)))
@@ -114,7 +189,7 @@ async def publish_post(request: Request) -> Response:
         stub, _, deadline = _stubs(request)
         response = await stub.PublishPost(
             pb.PublishPostRequest(body=body.body, visibility=views.VISIBILITY_PB[body.visibility],
-                                  idempotency_key=request.headers.get("idempotency-key", "")),
+                                  idempotency_key=request.headers.get("idempotency-key", ""), labels=body.labels),
             timeout=deadline, metadata=call_metadata(request, actor=author, tenant=call.tenant_id),
         )
         # A post the service already held under this key (the gateway's record of the first answer
@@ -155,6 +230,18 @@ async def set_moderation(request: Request, post_id: UuidPath) -> JSONResponse:
         pb.SetModerationRequest(post_id=post_id, moderation_state=views.MODERATION_PB[body.moderation_state]),
         timeout=deadline, metadata=call_metadata(request, actor=actor, tenant=call.tenant_id),
     )
+    return timeline_data(views.post(response.post))
+
+
+@router.put("/posts/{post_id}/labels", summary="Replace a post's labels",
+            description="Label policies and preferences act on them from the next home read on.",
+            openapi_extra=_with_body(LabelsBody, ANY_VIEWER), responses=answers.timeline(TimelinePost, 404))
+async def set_post_labels(request: Request, post_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    body = await _body(request, LabelsBody)
+    stub, _, deadline = _stubs(request)
+    response = await stub.SetPostLabels(pb.SetPostLabelsRequest(post_id=post_id, labels=body.labels), timeout=deadline,
+                                        metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
     return timeline_data(views.post(response.post))
 
 
@@ -225,6 +312,44 @@ async def home(request: Request) -> JSONResponse:
     return timeline_page(views.items(response.items), response.next_cursor or None)
 
 
+@router.post("/viewers/{viewer_id}/rebuild", summary="Rebuild a viewer's home timeline (accepted, run by a job)",
+             description="Answers 202 with the rebuild, queued (its `Location`: `/api/v1/timeline/rebuilds/{id}`). "
+                         "The viewer's following entries are rewritten from the canonical posts, follows and blocks "
+                         "in one transaction, so reads go on seeing the old ones until the new ones are in; its own "
+                         "posts stay. A viewer with a rebuild queued or running gets that one again. Past the "
+                         "tenant's limit of rebuilds queued or running (TIMELINE_REBUILDS_PER_TENANT), a 409 "
+                         "`too_many_rebuilds`.",
+             status_code=202, openapi_extra=ANY_VIEWER, responses=answers.timeline(TimelineRebuild, 409, success=(202,)))
+async def request_rebuild(request: Request, viewer_id: UuidPath) -> Response:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.RequestRebuild(pb.RequestRebuildRequest(viewer_id=viewer_id), timeout=deadline,
+                                         metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    answer = timeline_data(views.rebuild(response.rebuild), status=202)
+    answer.headers["Location"] = f"{router.prefix}/rebuilds/{response.rebuild.id}"
+    return answer
+
+
+@router.get("/viewers/{viewer_id}/rebuild", summary="The viewer's most recent rebuild", openapi_extra=ANY_VIEWER,
+            responses=answers.timeline(TimelineRebuild, 404))
+async def latest_rebuild(request: Request, viewer_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetRebuild(pb.GetRebuildRequest(viewer_id=viewer_id), timeout=deadline,
+                                     metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.rebuild(response.rebuild))
+
+
+@router.get("/rebuilds/{rebuild_id}", summary="A rebuild: its status (queued, running, succeeded, failed) and counts",
+            openapi_extra=ANY_VIEWER, responses=answers.timeline(TimelineRebuild, 404))
+async def get_rebuild(request: Request, rebuild_id: UuidPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, _, deadline = _stubs(request)
+    response = await stub.GetRebuild(pb.GetRebuildRequest(rebuild_id=rebuild_id), timeout=deadline,
+                                     metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.rebuild(response.rebuild))
+
+
 @router.get("/ping", summary="A signed no-op round trip to the timeline service (transport check)",
             description="Calls TimelineAdmin.Ping, which touches no data; no repair operation of "
                         "TimelineAdmin is reachable through the host API.",
@@ -235,3 +360,152 @@ async def ping(request: Request) -> JSONResponse:
     await admin.Ping(pb.PingRequest(), timeout=deadline, metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
     pong: TimelinePong = {"ok": True}
     return timeline_data(pong)
+
+
+@router.put("/mutes/{author_id}", summary="The viewer mutes an author, optionally until a time (not themselves: 400)",
+            description="The author's posts leave the viewer's home timeline from the next read on and come back "
+                        "on unmute or when `until` passes; nothing else changes (a mute is not a block). Muting "
+                        "again replaces the end. At most 1,000 mutes per viewer (`limit_exceeded`).",
+            openapi_extra=_with_body(MuteBody, VIEWER, required=False), responses=answers.timeline(TimelineMute))
+async def mute(request: Request, author_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, MuteBody, optional=True)
+    message = pb.MuteAuthorRequest(author_id=author_id)
+    if body.until is not None:
+        message.until.CopyFrom(_timestamp(body.until, "until"))
+    stub, deadline = _policy(request)
+    response = await stub.MuteAuthor(message, timeout=deadline,
+                                     metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.mute(response.mute))
+
+
+@router.delete("/mutes/{author_id}", summary="The viewer unmutes an author", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineUnmuted))
+async def unmute(request: Request, author_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.UnmuteAuthor(pb.UnmuteAuthorRequest(author_id=author_id), timeout=deadline,
+                            metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    unmuted: TimelineUnmuted = {"author_id": author_id, "muted": False}
+    return timeline_data(unmuted)
+
+
+@router.get("/mutes", summary="The viewer's mutes in force, most recent first", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineMute, listed=True))
+async def list_mutes(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListMutes(pb.ListMutesRequest(), timeout=deadline,
+                                    metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.mute(mute) for mute in response.mutes])
+
+
+@router.post("/filters", summary="The viewer adds a word filter (hide or warn), optionally until a time",
+             description="From the next read on, home entries whose post matches the phrase are left out (`hide`) "
+                         "or returned with the match in `filtered` (`warn`). At most 100 filters per viewer "
+                         "(`limit_exceeded`).",
+             status_code=201, openapi_extra=_with_body(WordFilterBody, VIEWER),
+             responses=answers.timeline(TimelineWordFilter, success=(201,)))
+async def create_filter(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, WordFilterBody)
+    message = pb.CreateWordFilterRequest(phrase=body.phrase, action=views.FILTER_ACTION_PB[body.action])
+    if body.expires_at is not None:
+        message.expires_at.CopyFrom(_timestamp(body.expires_at, "expires_at"))
+    stub, deadline = _policy(request)
+    response = await stub.CreateWordFilter(message, timeout=deadline,
+                                           metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.word_filter(response.filter), status=201)
+
+
+@router.get("/filters", summary="The viewer's word filters in force, oldest first", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineWordFilter, listed=True))
+async def list_filters(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListWordFilters(pb.ListWordFiltersRequest(), timeout=deadline,
+                                          metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.word_filter(word_filter) for word_filter in response.filters])
+
+
+@router.delete("/filters/{filter_id}", summary="The viewer deletes one of its word filters", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineFilterDeleted, 404))
+async def delete_filter(request: Request, filter_id: UuidPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.DeleteWordFilter(pb.DeleteWordFilterRequest(filter_id=filter_id), timeout=deadline,
+                                metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    deleted: TimelineFilterDeleted = {"id": filter_id, "deleted": True}
+    return timeline_data(deleted)
+
+
+@router.put("/label-policies/{label}", summary="What a label does in the tenant's home timelines",
+            description="`hide`, `warn` or `show`; with `viewer_may_change` (the default) a viewer's own preference "
+                        "for the label decides for that viewer. A label with no policy is shown. At most 100 "
+                        "policies per tenant (`limit_exceeded`).",
+            openapi_extra=_with_body(LabelPolicyBody, ANY_VIEWER), responses=answers.timeline(TimelineLabelPolicy))
+async def set_label_policy(request: Request, label: LabelPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    body = await _body(request, LabelPolicyBody)
+    stub, deadline = _policy(request)
+    policy = pb.LabelPolicy(label=label, action=views.LABEL_ACTION_PB[body.action],
+                            viewer_may_change=body.viewer_may_change)
+    response = await stub.SetLabelPolicy(pb.SetLabelPolicyRequest(policy=policy), timeout=deadline,
+                                         metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data(views.label_policy(response.policy))
+
+
+@router.delete("/label-policies/{label}", summary="Remove the tenant's policy for a label", openapi_extra=ANY_VIEWER,
+               responses=answers.timeline(TimelineLabelRuleDeleted, 404))
+async def delete_label_policy(request: Request, label: LabelPath) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, deadline = _policy(request)
+    await stub.DeleteLabelPolicy(pb.DeleteLabelPolicyRequest(label=label), timeout=deadline,
+                                 metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    deleted: TimelineLabelRuleDeleted = {"label": label, "deleted": True}
+    return timeline_data(deleted)
+
+
+@router.get("/label-policies", summary="The tenant's label policies, by label", openapi_extra=ANY_VIEWER,
+            responses=answers.timeline(TimelineLabelPolicy, listed=True))
+async def list_label_policies(request: Request) -> JSONResponse:
+    call, actor = await _signed(request, viewer_required=False)
+    stub, deadline = _policy(request)
+    response = await stub.ListLabelPolicies(pb.ListLabelPoliciesRequest(), timeout=deadline,
+                                            metadata=call_metadata(request, actor=actor, tenant=call.tenant_id))
+    return timeline_data([views.label_policy(policy) for policy in response.policies])
+
+
+@router.put("/label-preferences/{label}", summary="What a label does in the viewer's home timeline",
+            description="Decides for the viewer unless the tenant's policy for the label does not let viewers "
+                        "change it. At most 100 preferences per viewer (`limit_exceeded`).",
+            openapi_extra=_with_body(LabelPreferenceBody, VIEWER), responses=answers.timeline(TimelineLabelPreference))
+async def set_label_preference(request: Request, label: LabelPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    body = await _body(request, LabelPreferenceBody)
+    stub, deadline = _policy(request)
+    preference = pb.LabelPreference(label=label, action=views.LABEL_ACTION_PB[body.action])
+    response = await stub.SetLabelPreference(pb.SetLabelPreferenceRequest(preference=preference), timeout=deadline,
+                                             metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data(views.label_preference(response.preference))
+
+
+@router.delete("/label-preferences/{label}", summary="Remove the viewer's preference for a label", openapi_extra=VIEWER,
+               responses=answers.timeline(TimelineLabelRuleDeleted, 404))
+async def delete_label_preference(request: Request, label: LabelPath) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    await stub.DeleteLabelPreference(pb.DeleteLabelPreferenceRequest(label=label), timeout=deadline,
+                                     metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    deleted: TimelineLabelRuleDeleted = {"label": label, "deleted": True}
+    return timeline_data(deleted)
+
+
+@router.get("/label-preferences", summary="The viewer's label preferences, by label", openapi_extra=VIEWER,
+            responses=answers.timeline(TimelineLabelPreference, listed=True))
+async def list_label_preferences(request: Request) -> JSONResponse:
+    call, viewer = await _signed(request, viewer_required=True)
+    stub, deadline = _policy(request)
+    response = await stub.ListLabelPreferences(pb.ListLabelPreferencesRequest(), timeout=deadline,
+                                               metadata=call_metadata(request, actor=viewer, tenant=call.tenant_id))
+    return timeline_data([views.label_preference(preference) for preference in response.preferences])

@@ -1,9 +1,10 @@
 """Chinese text handling shared by the signature and the gate.
 
-Everything is compared in one folded form: NFKC (full-width letters, digits and punctuation to
-their narrow forms), lower case, and OpenCC's Traditional→Simplified mapping, which also merges
-variant characters (臺/台, 裡/裏/里). jieba's dictionary is Simplified, so the folded form is also
-what segments best. Labels shown to people are mapped back with OpenCC's Taiwan standard.
+Everything is compared in one folded form: the platform's (`feeds_runtime.folding`: NFKC, lower
+case, Latin accents off, OpenCC's Traditional→Simplified mapping, which also merges variant
+characters 臺/台, 裡/裏/里) with mainland words first turned into Taiwan's and spaces collapsed.
+jieba's dictionary is Simplified, so the folded form is also what segments best. Labels shown to
+people are mapped back with OpenCC's Taiwan standard.
 """
 
 from __future__ import annotations
@@ -20,18 +21,16 @@ import jieba
 import marisa_trie
 import opencc
 
+from feeds_runtime import folding
 from scout.pipeline.mapped import mapped
 
 jieba.setLogLevel(logging.WARNING)
 
-_TO_FOLDED = opencc.OpenCC("t2s.json")
 # Mainland words to Taiwan's first (软件 → 軟體, 视频 → 影片), so a post in either gets one verdict.
 _TO_TAIWAN_WORDS = opencc.OpenCC("s2twp.json")
 _TO_DISPLAY = opencc.OpenCC("s2tw.json")
 
 _SPACES = re.compile(r"\s+")
-# Accents on Latin letters (André, Pokémon): written with or without them alike.
-_LATIN_ACCENT = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
 
@@ -140,11 +139,8 @@ def tokenizer_with(words: list[str], extra: dict[str, int] | None = None) -> jie
 
 
 def fold(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text or "").lower()
-    if not folded.isascii():
-        folded = _LATIN_ACCENT.sub("", unicodedata.normalize("NFD", folded))
-        folded = unicodedata.normalize("NFC", folded)
-    return _SPACES.sub(" ", _TO_FOLDED.convert(_TO_TAIWAN_WORDS.convert(folded))).strip()
+    taiwan_words = _TO_TAIWAN_WORDS.convert(folding.fold_letters(text or ""))
+    return _SPACES.sub(" ", folding.simplified(taiwan_words)).strip()
 
 
 def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool = False) -> str:
@@ -153,7 +149,7 @@ def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool =
     for source in sources:
         cased = _SPACES.sub(" ", unicodedata.normalize("NFKC", source)).strip()
         written = cased.lower()
-        folded = _TO_FOLDED.convert(written)
+        folded = folding.simplified(written)
         at = folded.find(folded_word)
         if at >= 0 and len(folded) == len(written) == len(cased):
             return (cased if keep_case else written)[at:at + len(folded_word)]
@@ -162,7 +158,7 @@ def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool =
 
 def simplified(written: str) -> str:
     """A phrase in Simplified characters (戴資穎 → 戴资颖), Latin as written."""
-    return _TO_FOLDED.convert(written)
+    return folding.simplified(written)
 
 
 def display(folded: str) -> str:

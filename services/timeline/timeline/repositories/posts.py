@@ -26,7 +26,7 @@ def _post(row) -> Post:
         id=row.id, tenant_id=row.tenant_id, author_id=row.author_id, body=row.body,
         visibility=Visibility(row.visibility), moderation_state=Moderation(row.moderation_state),
         delivery=Delivery(row.delivery), published_at=row.published_at, deleted_at=row.deleted_at,
-        stats=Stats(row.like_count or 0, row.reply_count or 0, row.share_count or 0),
+        stats=Stats(row.like_count or 0, row.reply_count or 0, row.share_count or 0), labels=list(row.labels),
     )
 
 
@@ -34,21 +34,24 @@ class PostRepository:
     def __init__(self, session: Executor) -> None:
         self.session = session
 
-    def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str,
-               visibility: Visibility, delivery: Delivery, idempotency_key: str | None,
+    def insert(self, post_id: uuid.UUID, tenant_id: uuid.UUID, author_id: uuid.UUID, body: str, folded_body: str,
+               labels: list[str], visibility: Visibility, delivery: Delivery, idempotency_key: str | None,
                fingerprint: str | None) -> datetime | None:
-        """Insert the post; None when a post with the same idempotency key already exists."""
+        """Insert the post (with its body's folded form and its labels); None when a post with the
+        same idempotency key already exists."""
         return self.session.execute(
             text(
                 """
-                INSERT INTO timeline.posts (id, tenant_id, author_id, body, visibility, delivery, published_at,
-                                            idempotency_key, request_fingerprint)
-                VALUES (:id, :tenant, :author, :body, :visibility, :delivery, clock_timestamp(), :key, :fingerprint)
+                INSERT INTO timeline.posts (id, tenant_id, author_id, body, folded_body, labels, visibility, delivery,
+                                            published_at, idempotency_key, request_fingerprint)
+                VALUES (:id, :tenant, :author, :body, :folded_body, :labels, :visibility, :delivery, clock_timestamp(),
+                        :key, :fingerprint)
                 ON CONFLICT (tenant_id, author_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
                 RETURNING published_at
                 """
             ),
-            {"id": post_id, "tenant": tenant_id, "author": author_id, "body": body, "visibility": visibility.value,
+            {"id": post_id, "tenant": tenant_id, "author": author_id, "body": body, "folded_body": folded_body,
+             "labels": labels, "visibility": visibility.value,
              "delivery": delivery.value, "key": idempotency_key, "fingerprint": fingerprint},
         ).scalar_one_or_none()
 
@@ -123,6 +126,12 @@ class PostRepository:
             text("UPDATE timeline.posts SET deleted_at = now() WHERE tenant_id = :tenant AND id = :post "
                  "AND deleted_at IS NULL"),
             {"tenant": tenant_id, "post": post_id},
+        )
+
+    def set_labels(self, tenant_id: uuid.UUID, post_id: uuid.UUID, labels: list[str]) -> None:
+        self.session.execute(
+            text("UPDATE timeline.posts SET labels = :labels WHERE tenant_id = :tenant AND id = :post"),
+            {"tenant": tenant_id, "post": post_id, "labels": labels},
         )
 
     def set_moderation(self, tenant_id: uuid.UUID, post_id: uuid.UUID, state: Moderation) -> None:

@@ -11,7 +11,7 @@ ENTRY_ID = "md5(CAST({tenant} AS text) || '/' || CAST({viewer} AS text) || '/' |
 FANS_OUT = "p.deleted_at IS NULL AND p.moderation_state = 'visible' AND p.visibility = 'public'"
 
 POST_COLUMNS = """p.id, p.tenant_id, p.author_id, p.body, p.visibility, p.moderation_state, p.delivery,
-                  p.published_at, p.deleted_at, s.like_count, s.reply_count, s.share_count"""
+                  p.published_at, p.deleted_at, s.like_count, s.reply_count, s.share_count, p.labels"""
 
 
 def blocked(viewer: str, author: str, tenant: str = ":tenant") -> str:
@@ -19,6 +19,12 @@ def blocked(viewer: str, author: str, tenant: str = ":tenant") -> str:
     return f"""EXISTS (SELECT 1 FROM timeline.blocks b WHERE b.tenant_id = {tenant}
                AND ((b.blocker_id = {viewer} AND b.blocked_id = {author})
                  OR (b.blocker_id = {author} AND b.blocked_id = {viewer})))"""
+
+
+def muted(viewer: str, author: str, tenant: str = ":tenant") -> str:
+    """The viewer mutes the author now: a mute without an end, or one whose end is still ahead."""
+    return f"""EXISTS (SELECT 1 FROM timeline.mutes m WHERE m.tenant_id = {tenant} AND m.viewer_id = {viewer}
+               AND m.author_id = {author} AND (m.until IS NULL OR m.until > now()))"""
 
 
 def advisory_locks(function: str, namespace: str) -> str:

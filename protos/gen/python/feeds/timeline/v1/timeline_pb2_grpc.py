@@ -54,6 +54,11 @@ class TimelineServiceStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.FromString,
                 _registered_method=True)
+        self.SetPostLabels = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/SetPostLabels',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.FromString,
+                _registered_method=True)
         self.Follow = channel.unary_unary(
                 '/feeds.timeline.v1.TimelineService/Follow',
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.FollowRequest.SerializeToString,
@@ -79,6 +84,16 @@ class TimelineServiceStub:
                 request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineRequest.SerializeToString,
                 response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineResponse.FromString,
                 _registered_method=True)
+        self.RequestRebuild = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/RequestRebuild',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.FromString,
+                _registered_method=True)
+        self.GetRebuild = channel.unary_unary(
+                '/feeds.timeline.v1.TimelineService/GetRebuild',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.FromString,
+                _registered_method=True)
 
 
 class TimelineServiceServicer:
@@ -103,6 +118,12 @@ class TimelineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SetModeration(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetPostLabels(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -138,6 +159,22 @@ class TimelineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestRebuild(self, request, context):
+        """Rebuild a viewer (no actor needed): queued and run by a job. One live rebuild per viewer (a
+        second request answers it); past the tenant's limit of live rebuilds FAILED_PRECONDITION with
+        reason too_many_rebuilds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRebuild(self, request, context):
+        """NOT_FOUND for a rebuild (or a viewer without one) of another tenant, or none at all.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TimelineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -160,6 +197,11 @@ def add_TimelineServiceServicer_to_server(servicer, server):
                     servicer.SetModeration,
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.SerializeToString,
+            ),
+            'SetPostLabels': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetPostLabels,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.SerializeToString,
             ),
             'Follow': grpc.unary_unary_rpc_method_handler(
                     servicer.Follow,
@@ -185,6 +227,16 @@ def add_TimelineServiceServicer_to_server(servicer, server):
                     servicer.GetHomeTimeline,
                     request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineRequest.FromString,
                     response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetHomeTimelineResponse.SerializeToString,
+            ),
+            'RequestRebuild': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestRebuild,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.SerializeToString,
+            ),
+            'GetRebuild': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRebuild,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -295,6 +347,33 @@ class TimelineService:
             '/feeds.timeline.v1.TimelineService/SetModeration',
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationRequest.SerializeToString,
             feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetModerationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetPostLabels(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/SetPostLabels',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetPostLabelsResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -440,10 +519,627 @@ class TimelineService:
             metadata,
             _registered_method=True)
 
+    @staticmethod
+    def RequestRebuild(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/RequestRebuild',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.RequestRebuildResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRebuild(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelineService/GetRebuild',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.GetRebuildResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class TimelinePolicyStub:
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.MuteAuthor = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/MuteAuthor',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.FromString,
+                _registered_method=True)
+        self.UnmuteAuthor = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/UnmuteAuthor',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.FromString,
+                _registered_method=True)
+        self.ListMutes = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListMutes',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
+                _registered_method=True)
+        self.CreateWordFilter = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/CreateWordFilter',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.FromString,
+                _registered_method=True)
+        self.DeleteWordFilter = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteWordFilter',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.FromString,
+                _registered_method=True)
+        self.ListWordFilters = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListWordFilters',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
+                _registered_method=True)
+        self.SetLabelPolicy = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/SetLabelPolicy',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.FromString,
+                _registered_method=True)
+        self.DeleteLabelPolicy = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPolicy',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.FromString,
+                _registered_method=True)
+        self.ListLabelPolicies = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListLabelPolicies',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.FromString,
+                _registered_method=True)
+        self.SetLabelPreference = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/SetLabelPreference',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.FromString,
+                _registered_method=True)
+        self.DeleteLabelPreference = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPreference',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.FromString,
+                _registered_method=True)
+        self.ListLabelPreferences = channel.unary_unary(
+                '/feeds.timeline.v1.TimelinePolicy/ListLabelPreferences',
+                request_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.SerializeToString,
+                response_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.FromString,
+                _registered_method=True)
+
+
+class TimelinePolicyServicer:
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
+    """
+
+    def MuteAuthor(self, request, context):
+        """Invalid: the author is the viewer, an end not in the future, or past the limit of mutes
+        (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnmuteAuthor(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMutes(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateWordFilter(self, request, context):
+        """Invalid: a blank or too long phrase, an expiry not in the future, or past the limit of filters
+        (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteWordFilter(self, request, context):
+        """NOT_FOUND for a filter that is not the viewer's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWordFilters(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetLabelPolicy(self, request, context):
+        """Invalid: a label outside the alphabet, no action, or past 100 policies (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteLabelPolicy(self, request, context):
+        """NOT_FOUND when the tenant sets no policy for the label.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLabelPolicies(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetLabelPreference(self, request, context):
+        """Invalid: a label outside the alphabet, no action, or past 100 preferences (reason limit_exceeded).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteLabelPreference(self, request, context):
+        """NOT_FOUND when the viewer sets no preference for the label.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLabelPreferences(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_TimelinePolicyServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'MuteAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.MuteAuthor,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.SerializeToString,
+            ),
+            'UnmuteAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnmuteAuthor,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.SerializeToString,
+            ),
+            'ListMutes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMutes,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.SerializeToString,
+            ),
+            'CreateWordFilter': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateWordFilter,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.SerializeToString,
+            ),
+            'DeleteWordFilter': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteWordFilter,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.SerializeToString,
+            ),
+            'ListWordFilters': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWordFilters,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.SerializeToString,
+            ),
+            'SetLabelPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetLabelPolicy,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.SerializeToString,
+            ),
+            'DeleteLabelPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteLabelPolicy,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.SerializeToString,
+            ),
+            'ListLabelPolicies': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLabelPolicies,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.SerializeToString,
+            ),
+            'SetLabelPreference': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetLabelPreference,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.SerializeToString,
+            ),
+            'DeleteLabelPreference': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteLabelPreference,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.SerializeToString,
+            ),
+            'ListLabelPreferences': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLabelPreferences,
+                    request_deserializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.FromString,
+                    response_serializer=feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'feeds.timeline.v1.TimelinePolicy', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('feeds.timeline.v1.TimelinePolicy', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class TimelinePolicy:
+    """Policy over home timelines, applied when they are read: no fan-out is redone when it changes. The
+    viewer's (x-actor-id) own (mutes, word filters, label preferences) and the tenant's (label
+    policies, no actor needed).
+    """
+
+    @staticmethod
+    def MuteAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/MuteAuthor',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.MuteAuthorResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnmuteAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/UnmuteAuthor',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.UnmuteAuthorResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMutes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListMutes',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListMutesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateWordFilter(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/CreateWordFilter',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.CreateWordFilterResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteWordFilter(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteWordFilter',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteWordFilterResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWordFilters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListWordFilters',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListWordFiltersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetLabelPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/SetLabelPolicy',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteLabelPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPolicy',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLabelPolicies(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListLabelPolicies',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPoliciesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetLabelPreference(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/SetLabelPreference',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.SetLabelPreferenceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteLabelPreference(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/DeleteLabelPreference',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.DeleteLabelPreferenceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLabelPreferences(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/feeds.timeline.v1.TimelinePolicy/ListLabelPreferences',
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesRequest.SerializeToString,
+            feeds_dot_timeline_dot_v1_dot_timeline__pb2.ListLabelPreferencesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
 
 class TimelineAdminStub:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     def __init__(self, channel):
@@ -470,8 +1166,8 @@ class TimelineAdminStub:
 
 
 class TimelineAdminServicer:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     def RebuildViewer(self, request, context):
@@ -521,8 +1217,8 @@ def add_TimelineAdminServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TimelineAdmin:
-    """Internal operations. RebuildViewer and AuditViewer repair and inspect projections and are not part
-    of the host REST API.
+    """Internal operations. RebuildViewer (the same rebuild as TimelineService.RequestRebuild, run at once
+    within the call) and AuditViewer repair and inspect projections and are not part of the host REST API.
     """
 
     @staticmethod
