@@ -61,7 +61,7 @@ $(addprefix bench-,$(CONTEXTS)): bench-%: install
 	FEEDS_ENV=dev $(PY) services/$*/bench/run.py
 
 eval-scout: install
-	FEEDS_ENV=dev $(PY) services/scout/eval/evaluate.py $(DATASET)
+	FEEDS_ENV=dev $(PY) services/scout/eval/evaluate.py $(DATASET) $(EVAL_ARGS)
 
 clean-data:
 	rm -rf .data
