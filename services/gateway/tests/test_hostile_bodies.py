@@ -29,6 +29,11 @@ BRIEF = {"intent": "鬼滅之刃", "terms": ["鬼滅之刃"], "theme_key": "", "
 VALID: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/timeline/posts"): {"body": "hello", "visibility": "public"},
     ("PUT", "/api/v1/timeline/posts/{post_id}/moderation"): {"moderation_state": "hidden"},
+    ("PUT", "/api/v1/timeline/posts/{post_id}/labels"): {"labels": ["spoiler"]},
+    ("PUT", "/api/v1/timeline/mutes/{author_id}"): {"until": "2030-01-01T00:00:00Z"},
+    ("POST", "/api/v1/timeline/filters"): {"phrase": "spoiler", "action": "warn", "expires_at": "2030-01-01T00:00:00Z"},
+    ("PUT", "/api/v1/timeline/label-policies/{label}"): {"action": "warn", "viewer_may_change": True},
+    ("PUT", "/api/v1/timeline/label-preferences/{label}"): {"action": "show"},
     ("POST", "/api/v1/subscriptions"): {"targetKind": "Author", "targetUserId": str(uuid.uuid4()),
                                         "targetCompanyId": None},
     ("POST", "/api/v1/news/posts"): {"title": "t", "body": "b", "categoryId": str(uuid.uuid4())},
@@ -38,7 +43,8 @@ VALID: dict[tuple[str, str], Any] = {
     ("PUT", "/api/v1/scout/homework/{theme_key}"): {key: value for key, value in BRIEF.items() if key != "theme_key"},
     ("POST", "/api/v1/scout/posts/{post_id}/draft"): {"draft_text": "a reply"},
 }
-PATH_VALUES = {"post_id": str(uuid.uuid4()), "theme_key": "theme-1"}
+PATH_VALUES = {"post_id": str(uuid.uuid4()), "theme_key": "theme-1", "author_id": str(uuid.uuid4()),
+               "label": "spoiler"}
 
 # Values no field takes, as raw JSON text (json.dumps writes none of the first ones).
 ANYWHERE = {
