@@ -159,54 +159,8 @@ _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是�
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
 
-# An acronym spelled out beside it, in brackets after it or before them: IU (Indiana University),
-# Good Morning America (GMA). Spelled out as nothing the brief names, it is that other thing; and
-# after a quantity (400 IU, not 2026 WBC) it is a unit.
-_QUANTITY_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,.]*)\s*$")
 # A year of its own: 2025, not 12025 or 20251.
 _YEAR = r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])"
-_YEAR_NUMBER = re.compile(_YEAR)
-# A model or edition number right after a name (iphone 17, iphone17), not part of a longer number.
-_MODEL_NUMBER = re.compile(r"\s?(\d+)(?![\d.,])")
-_SPELLED_AFTER = re.compile(r"\s*\(\s*([a-z][a-z\s-]*[a-z])\s*\)")
-_SPELLED_BEFORE = re.compile(r"([a-z][a-z\s-]*[a-z])\s*\(\s*$")
-
-
-def _spelled_otherwise(folded: str, start: int, end: int, expressions: list[str]) -> bool:
-    """Whether a Latin acronym's mention is a unit or spelled out as something the brief does not name."""
-    acronym = folded[start:end]
-    if not (acronym.isascii() and acronym.isalpha() and len(acronym) <= 5):
-        return False
-    quantity = _QUANTITY_BEFORE.search(folded, 0, start)
-    if quantity and len(acronym) <= 3 and not _YEAR_NUMBER.fullmatch(quantity.group(1)):
-        return True
-    after = _SPELLED_AFTER.match(folded, end)
-    before = _SPELLED_BEFORE.search(folded, 0, start) if folded[end:end + 1] == ")" else None
-    for found, last in ((after, False), (before, True)):
-        words = re.split(r"[\s-]+", found.group(1)) if found else []
-        # Before the brackets, the spelled-out name is the words just before them.
-        spelled = words[-len(acronym):] if last else words
-        if len(spelled) == len(acronym) and "".join(w[0] for w in spelled) == acronym:
-            return " ".join(spelled) not in expressions
-    return False
-
-
-# A title that reads as an amount (96分鐘, 52赫茲) is that amount after a verb of doing (慢跑96分鐘) or
-# having done (誤點了96分鐘), not after one of watching, hearing, reading or playing (看了96分鐘).
-_AMOUNT = re.compile(r"\d+(?:分钟|小时|秒钟?|天|年|岁|个月|周|公里|公尺|公斤|赫兹|次)")
-_WORK_VERBS = frozenset(text.fold(w) for w in ("看", "追", "聽", "讀", "玩", "刷", "二刷", "重看", "看完", "推", "買"))
-
-
-def _amount(folded: str, start: int, end: int, tokens: list[str], spans: list[tuple[int, int]]) -> bool:
-    """Whether a mention of a title written as an amount is an amount of something done."""
-    if not _AMOUNT.fullmatch(folded[start:end]):
-        return False
-    before = [token for token, (_, stop) in zip(tokens, spans) if stop <= start and token.strip()]
-    done = bool(before) and before[-1] == "了"
-    if done:
-        before.pop()
-    return bool(before) and before[-1] not in _WORK_VERBS and (
-        done or (text.dictionary_tag(before[-1]) or "").startswith("v"))
 
 
 # A name the member only ever capitalized (Decathlon, Ratatouille, GEM) that a post writes in lower case
@@ -372,14 +326,6 @@ class Gate:
             place for folded in map(text.fold, signature.written)
             for place in self._named_places(folded, self._spans(self.tokens(folded))))
         self._editions = _editions(" ".join(text.fold(w) for w in signature.written))
-        # The numbers the brief writes after a name, its models or editions (17 of iPhone 17 Pro).
-        self._models: dict[str, set[str]] = {}
-        for group in signature.groups:
-            for name in group.expressions:
-                for other in group.expressions:
-                    number = _MODEL_NUMBER.match(other, len(name)) if other.startswith(name) else None
-                    if number and not name[-1:].isdigit():
-                        self._models.setdefault(name.replace(" ", ""), set()).add(number.group(1))
         # The names the brief writes right after one of its places (龍山寺 of 艋舺龍山寺).
         written = {e for g in signature.groups for e in g.expressions} | {
             text.fold(w).replace(" ", "") for w in signature.written}
@@ -492,12 +438,6 @@ class Gate:
                 if alone:
                     yield whole
 
-    def _other_model(self, folded: str, start: int, end: int) -> bool:
-        """Whether a name is written with another number than the brief's (iPhone 16 for iPhone 17 Pro)."""
-        numbers = self._models.get(folded[start:end].replace(" ", ""))
-        number = _MODEL_NUMBER.match(folded, end) if numbers else None
-        return numbers is not None and number is not None and number.group(1) not in numbers
-
     def _ends_with_place(self, before: str) -> bool:
         return any(before[-length:] in self._places for length in self._place_lengths if length <= len(before))
 
@@ -547,9 +487,7 @@ class Gate:
                 (s2, e2) != (s, e) and s2 <= s and e <= e2 for s2, e2 in named)]
             if group.required and all(_named_otherwise(folded, start, end, group.entity)
                                       or self._placed_elsewhere(folded, start, end, spans)
-                                      or self._other_model(folded, start, end)
-                                      or _spelled_otherwise(folded, start, end, group.expressions)
-                                      or _amount(folded, start, end, tokens, spans) for start, end in named):
+                                      for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)

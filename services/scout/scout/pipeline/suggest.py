@@ -11,8 +11,7 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
    in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them; in a
    sentence of three concepts and no one name, each two of them;
 3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
-   戴資穎), the other name the intent itself gives (蔡依林 for Jolin), or a maker's numbered model
-   without the maker (Pixel 10 of Google Pixel 10);
+   戴資穎), or the other name the intent itself gives (蔡依林 for Jolin);
 4. the core in Simplified characters, which posts written that way are found by, kept last
    however many other names come before it.
 
@@ -28,21 +27,17 @@ import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
-from scout.pipeline import glosses, text
+from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_personal, is_year
+from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
                                               quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
-# A model name shorter than this (ROG) is as often an acronym of something else.
-MIN_COINED = 4
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
-# A profession after a name, as the cut glues it (訓犬師, 營養師; folded).
-_PROFESSION = r"([\u4e00-\u9fff]{1,2}师)"
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 # A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
@@ -83,9 +78,6 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             if len(concept.names) == 1 and named:
                 # Posts name it without saying what kind of thing it is (山陀兒 of 山陀兒颱風).
                 concept.add(concept.names[0][:len(named)])
-            if model := _model_of_maker(concept.names[0], aliases):
-                # Posts name the model without its maker (Pixel 10 of Google Pixel 10).
-                concept.add(model)
 
     core = " ".join(c.names[0] for c in concepts)
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
@@ -156,18 +148,6 @@ def _named_before_kind(folded: str) -> str | None:
     return None
 
 
-def _model_of_maker(name: str, aliases: AliasLexicon) -> str | None:
-    """The model in a Latin name that begins with a maker the lexicon knows and ends in a numbered
-    model (Pixel 10 of Google Pixel 10, XM6 of Sony XM6) or in a coined word (Zenbook of ASUS
-    Zenbook); not a maker's common word (Apple Watch, Google Maps)."""
-    maker, _, model = name.partition(" ")
-    if not (model and name.isascii() and aliases.others(text.fold(maker))):
-        return None
-    numbered = any(ch.isdigit() for ch in model) and any(ch.isalpha() for ch in model)
-    coined = model.isalpha() and len(model) >= MIN_COINED and not glosses.english_word(model.lower())
-    return model if numbered or coined else None
-
-
 def _spelled_in(concept: _Concept, name: str) -> bool:
     folded = text.fold(name)
     return any(text.fold(n) in folded for n in concept.names)
@@ -219,8 +199,7 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     folded = concept.folded
     latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2  # IU, not 5G
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or any(
-        folded + title in intent for title in titles()) or any(
-        _untitled(folded + profession) == folded for profession in re.findall(re.escape(folded) + _PROFESSION, intent))
+        folded + title in intent for title in titles())
 
 
 def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
@@ -263,7 +242,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
                     continue
                 # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
-            unit = unit if unit in segmenter.words else _untitled(_unglued(unit))
+            unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
@@ -285,14 +264,6 @@ def _unglued(unit: str) -> str:
             and len("".join(words[:-1])) >= 2:
         words = words[:-1]
     return "".join(words)
-
-
-def _untitled(unit: str) -> str:
-    """A person's name without the profession the cut glued to it, a word ending in 師 (姜亨旭 of
-    姜亨旭訓犬師), which says who the person is as a title does."""
-    name, profession = unit[:3], unit[3:]
-    return name if re.fullmatch(_PROFESSION, profession) and is_personal(name) \
-        and not text.dictionary_frequency(unit) else unit
 
 
 def _merged(concepts: list[_Concept], aliases: AliasLexicon) -> list[_Concept]:
