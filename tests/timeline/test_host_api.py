@@ -6,34 +6,11 @@ from __future__ import annotations
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-import pytest
 
 from devstack.host_client import Host
-from devstack.processes import ProcessGroup
 
-from .conftest import TENANTS, Rpc, TimelineStack, jobs_settled, wait_until
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory, platform_env) -> TimelineStack:
-    group = ProcessGroup(log_dir=Path(tmp_path_factory.mktemp("timeline-api")) / "logs", env=platform_env)
-    stack = TimelineStack(group)
-    stack.start()
-    stack.start_gateway()
-    yield stack
-    group.stop()
-
-
-@pytest.fixture(scope="module")
-def host(stack) -> Host:
-    return Host(stack.platform.gateway_url, TENANTS[0])
-
-
-@pytest.fixture(scope="module")
-def other_host(stack) -> Host:
-    return Host(stack.platform.gateway_url, TENANTS[1])
+from .conftest import TENANTS, Rpc, jobs_settled, wait_until
 
 
 def publish(host: Host, author, body="hello", visibility="public", key=None):

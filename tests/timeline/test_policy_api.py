@@ -6,35 +6,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from sqlalchemy import text
 
 from devstack.host_client import Host
-from devstack.processes import ProcessGroup
 
-from .conftest import TENANTS, TimelineStack, jobs_settled, wait_until
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory, platform_env) -> TimelineStack:
-    group = ProcessGroup(log_dir=Path(tmp_path_factory.mktemp("timeline-policy")) / "logs", env=platform_env)
-    stack = TimelineStack(group)
-    stack.start()
-    stack.start_gateway()
-    yield stack
-    group.stop()
-
-
-@pytest.fixture(scope="module")
-def host(stack) -> Host:
-    return Host(stack.platform.gateway_url, TENANTS[0])
-
-
-@pytest.fixture(scope="module")
-def other_host(stack) -> Host:
-    return Host(stack.platform.gateway_url, TENANTS[1])
+from .conftest import jobs_settled, wait_until
 
 
 def publish(host: Host, author, body="hello", **more):

@@ -51,7 +51,9 @@ natural_blind.jsonl and natural_blind2–6.jsonl, written blind and only ever ru
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import subprocess
 import sys
 import time
 import uuid
@@ -439,8 +441,6 @@ BLIND_SETS = [EVAL_DIR / f"natural_blind{n}.jsonl" for n in ("", "2", "3", "4", 
 
 def switch_off(name: str) -> None:
     """Replace one rule or lexicon for this process, in its module and wherever it was imported."""
-    import importlib
-
     where, attribute, stand_in = ABLATIONS[name]
     module_name, _, last = where.rpartition(".")
     # A method is switched off on its class (scout.pipeline.gate.Gate), anything else on its module.
@@ -457,8 +457,6 @@ def ablate(paths: list[Path], names: list[str]) -> dict:
     """Each rule or lexicon switched off alone, in a process of its own, on `paths` with both the
     labeled and the proposed terms: the change of precision@10 and attainment it causes per set,
     and summed. A rule whose removal costs nothing measurable has no place."""
-    import subprocess
-
     def figures(name: str | None) -> dict:
         command = [sys.executable, __file__, *map(str, paths), "--rankings", DEFAULT_RANKING, "--in-process"]
         done = subprocess.run(command + (["--switch-off", name] if name else []), capture_output=True, text=True)

@@ -285,6 +285,20 @@ class TraceReceiver:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+def materialize(conn: psycopg.Connection, viewers: list[uuid.UUID], authors: list[uuid.UUID]) -> None:
+    """The fan-out's entries of the authors' posts in each viewer's home, written in one statement."""
+    conn.execute(
+        f"""
+        INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
+        SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
+               'following', p.published_at
+        FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
+        WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(authors)s::uuid[])
+        """,
+        {"t": TENANT, "viewers": viewers, "authors": authors},
+    )
+
+
 def seed_mixed(conn: psycopg.Connection, mixed: uuid.UUID, normal_only: uuid.UUID) -> None:
     """200 normal authors with 50 posts each, fanned out to both viewers (entries as fan-out leaves
     them), and 5 big authors with 200 pulled posts each, followed by `mixed` only."""
@@ -310,16 +324,7 @@ def seed_mixed(conn: psycopg.Connection, mixed: uuid.UUID, normal_only: uuid.UUI
                      (TENANT, normal, [mixed, normal_only]))
         conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
                      "SELECT %s, %s, unnest(%s::uuid[])", (TENANT, mixed, big))
-        conn.execute(
-            f"""
-            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
-            SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
-                   'following', p.published_at
-            FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
-            WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(normal)s::uuid[])
-            """,
-            {"t": TENANT, "viewers": [mixed, normal_only], "normal": normal},
-        )
+        materialize(conn, [mixed, normal_only], normal)
     for table in ("timeline_entries", "posts", "follows", "pulled_authors"):
         conn.execute(f"ANALYZE timeline.{table}")
 
@@ -457,16 +462,7 @@ def seed_policy(conn: psycopg.Connection, viewer: uuid.UUID, twin: uuid.UUID) ->
                      "WHERE tenant_id = %s ON CONFLICT DO NOTHING", (TENANT,))
         conn.execute("INSERT INTO timeline.follows (tenant_id, follower_id, followee_id) "
                      "SELECT %s, v, unnest(%s::uuid[]) FROM unnest(%s::uuid[]) v", (TENANT, authors, [viewer, twin]))
-        conn.execute(
-            f"""
-            INSERT INTO timeline.timeline_entries (id, tenant_id, viewer_id, post_id, author_id, kind, ranked_at)
-            SELECT {ENTRY_ID.format(t='p.tenant_id', v='v', p='p.id')}, p.tenant_id, v, p.id, p.author_id,
-                   'following', p.published_at
-            FROM timeline.posts p CROSS JOIN unnest(%(viewers)s::uuid[]) v
-            WHERE p.tenant_id = %(t)s AND p.author_id = ANY(%(authors)s::uuid[])
-            """,
-            {"t": TENANT, "viewers": [viewer, twin], "authors": authors},
-        )
+        materialize(conn, [viewer, twin], authors)
     for table in ("timeline_entries", "posts", "post_stats", "follows"):
         conn.execute(f"ANALYZE timeline.{table}")
     # Author k wrote posts k, k + 200, …; of every 200 consecutive posts, four in five of the odd
