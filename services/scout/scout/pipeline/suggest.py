@@ -27,10 +27,10 @@ import re
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_year
+from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_generic_head, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
                                               quoted_titles, titles)
 
@@ -78,6 +78,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             if len(concept.names) == 1 and named:
                 # Posts name it without saying what kind of thing it is (山陀兒 of 山陀兒颱風).
                 concept.add(concept.names[0][:len(named)])
+            product = _without_maker(concept.names[0], aliases)
+            if product:
+                # Posts name a product without its maker (Pixel 10 of Google Pixel 10).
+                concept.add(product)
 
     core = " ".join(c.names[0] for c in concepts)
     # What the signature of the core requires; a concept it only scores (比賽 beside 戴資穎) is left
@@ -101,10 +105,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # the rest only scores (健身房業者的現況: 健身房).
         required = {text.fold(n) for n in concepts[0].names}
         narrower = [concepts[0].names[0]]
-    elif framed and len(concepts) > 2:
-        # A sentence names what it talks about, which a post seldom writes all of: any two of its
-        # concepts find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新). Keywords mean each of them.
-        narrower = [" ".join(c.names[0] for c in pair) for pair in itertools.combinations(concepts, 2)]
+    elif len(searched := _searched(concepts, framed, intent)) > 2:
+        # A request names what it talks about, which a post seldom writes all of: any two of what it
+        # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
+        narrower = [" ".join(c.names[0] for c in [*a, *b]) for a, b in itertools.combinations(searched, 2)]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -118,6 +122,22 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         return terms[:MAX_TERMS]
     # The core in Simplified characters keeps its place however many other names come before it.
     return [t for t in terms if t != simplified][:MAX_TERMS - 1] + [simplified]
+
+
+def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:
+    """What a request searches apart: each concept of a sentence, or each keyword the member set
+    apart with spaces, with its concepts (親子餐廳 is one keyword, 親子 and 餐廳 of it both needed),
+    less a generic head that only says what kind of thing the keyword before it is (工程師 of 外包
+    後端 工程師)."""
+    if framed:
+        return [[c] for c in concepts]
+    keywords: list[list[_Concept]] = []
+    for word in intent.split():
+        folded = text.fold(word)
+        own = [c for c in concepts if c.folded in folded]
+        if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
+            keywords.append(own)
+    return keywords
 
 
 def _lone_word(folded: str) -> list[str]:
@@ -146,6 +166,20 @@ def _named_before_kind(folded: str) -> str | None:
                 and not any(place in name for place in places()):
             return name
     return None
+
+
+def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
+    """A Latin name of several words led by a maker (a name the alias lexicon knows in other
+    words: Google, ASUS) without it, when what is left still names one thing: a word no English
+    dictionary has, or a word with a number (Zenbook, Pixel 10; not Ruby of JENNIE Ruby, nor 17 Pro
+    of iPhone 17 Pro, a number that other makers' models carry too)."""
+    maker, _, rest = name.partition(" ")
+    if not rest[:1].isalpha() or text.has_cjk(name) or not aliases.others(text.fold(maker)):
+        return None
+    words = text.fold(rest).split()
+    distinct = any(ch.isdigit() for ch in rest) and any(ch.isalpha() for ch in rest) or any(
+        len(word) >= 3 and word.isalpha() and not glosses.english_word(word) for word in words)
+    return rest if distinct else None
 
 
 def _spelled_in(concept: _Concept, name: str) -> bool:

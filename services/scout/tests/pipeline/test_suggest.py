@@ -117,8 +117,21 @@ def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
     gate = Gate(build_signature(intent, terms))
     assert gate.judge("浴室翻新做了防水三層，師傅很細心，兩週完工").accepted
     assert not gate.judge("浴室的排水孔又堵住了，有什麼清潔方法").accepted
-    # Keywords mean each of them.
-    assert suggest("公寓 浴室 翻新") == ["公寓 浴室 翻新"]
+    # So do keywords the member set apart, each keyword with what it is made of (親子餐廳).
+    assert suggest("台中 皮膚科 痘痘")[:4] == ["台中 皮膚科 痘痘", "台中 皮膚科", "台中 痘痘", "皮膚科 痘痘"]
+    assert suggest("桃園 燒肉 包廂")[1:4] == ["桃園 燒肉", "桃園 包廂", "燒肉 包廂"]
+    # Two keywords, or a generic head after a keyword, still need each (外包 後端 工程師).
+    assert suggest("台中 親子餐廳") == ["台中 親子 餐廳", "台中 亲子 餐厅"]
+    signature = build_signature("外包 後端 工程師", suggest("外包 後端 工程師"))
+    assert {text.fold("外包"), text.fold("後端")} <= {g.expression for g in signature.required}
+
+
+def test_a_product_is_also_searched_without_its_maker() -> None:
+    assert "Pixel 10" in suggest("想買Google Pixel 10，有人用了嗎？")
+    assert "Zenbook" in suggest("ASUS Zenbook 值得買嗎")
+    # Not where what is left names many things: a common word, or a bare number.
+    assert "Ruby" not in suggest("JENNIE Ruby")
+    assert "17 Pro" not in suggest("iPhone 17 Pro 的電池續航")
 
 
 def test_a_verb_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
