@@ -32,6 +32,7 @@ from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_generic_head, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
+                                              parts_around_names,
                                               quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
@@ -269,7 +270,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
     for piece in pieces:
         # A run the tokenizer left whole or cut into characters (外包後端工程師), in its words.
         units = [part for unit in piece.units
-                 for part in (None if unit in segmenter.words else compound_parts(unit, common=1)) or [unit]]
+                 for part in (None if unit in segmenter.words else _parts(unit)) or [unit]]
         for unit in units:
             if not years:
                 if is_year(unit):
@@ -281,6 +282,25 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
     return concepts
+
+
+def _parts(unit: str) -> list[str] | None:
+    """The words of a run the tokenizer left whole or cut into characters (外包後端工程師), the
+    unknown words between them too (貝親奶瓶: 貝親 奶瓶), which a post writes apart; a verb among
+    them says what the sentence does, not what it is about (覺得 of 覺得生技業), and a generic head
+    after an unknown word names what kind of thing it is (托嬰中心 stays whole)."""
+    parts = compound_parts(unit, common=1)
+    if parts is not None or _named_before_kind(unit):
+        return parts  # a name before its kind stays whole, proposed alone besides (山陀兒颱風)
+    joined: list[str] = []
+    for part in parts_around_names(unit) or []:
+        if _doing(part):
+            continue
+        if joined and not text.dictionary_frequency(joined[-1]) and is_generic_head(part, joined[-1]):
+            joined[-1] += part
+        else:
+            joined.append(part)
+    return joined or None
 
 
 def _unglued(unit: str) -> str:

@@ -9,6 +9,7 @@ from scout.pipeline.aliases import LEXICON, AliasLexicon
 from scout.pipeline import text
 from scout.pipeline.gate import Gate
 from scout.pipeline.signature import NoTopicEvidence, build_signature
+from scout.pipeline.signature.segment import parts_around_names
 from scout.brief import MAX_TERMS
 from scout.pipeline.suggest import MAX_CONCEPTS, suggest_terms
 
@@ -268,3 +269,12 @@ def test_the_shipped_lexicon_reads_cleanly() -> None:
     assert len(entries) >= 100
     assert all(len([n for n in line.split("|") if n.strip()]) >= 2 for line in entries)
     assert len(firsts) == len(set(firsts))
+
+
+def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
+    # The tokenizer's words, its single characters in a row one unknown word: posts write them apart.
+    assert suggest("貝親奶瓶")[0] == "貝親 奶瓶"
+    assert suggest("長照產業缺工很嚴重嗎")[0] == "長照產業 缺工"
+    # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
+    assert parts_around_names(text.fold("可不可熟成紅茶")) is None
+    assert parts_around_names(text.fold("姜亨旭訓犬師")) is None

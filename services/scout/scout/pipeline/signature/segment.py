@@ -117,6 +117,28 @@ def compound_parts(chunk: str, common: int = COMMON_PART_FREQUENCY) -> list[str]
     return parts
 
 
+def parts_around_names(chunk: str) -> list[str] | None:
+    """A run of Chinese the dictionary lacks, in the tokenizer's words, the single characters it
+    cut in a row joined as the unknown word they spell (長照 產業 缺工, 貝親 奶瓶); None when a lone
+    character is left (汪汪 隊 立大功) or nothing but unknown characters (姜亨旭訓犬師): no
+    word boundary to trust."""
+    if not all(text.has_cjk(c) for c in chunk) or _dictionary_word(chunk):
+        return None
+    parts: list[str] = []
+    unknown = ""
+    for token in [*text.base_cut(chunk), None]:
+        if token is not None and len(token) == 1:
+            unknown += token
+            continue
+        if len(unknown) == 1:
+            return None
+        parts += [unknown] if unknown else []
+        unknown = ""
+        if token is not None:
+            parts.append(token)
+    return parts if len(parts) >= 2 else None
+
+
 def chunks(raw: str) -> list[str]:
     """A phrase folded and split at separators; Latin words written apart stay one chunk (Apple Watch)."""
     folded = text.fold(raw)
