@@ -39,6 +39,8 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 MAX_CONCEPTS = 3
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
+# A sequel's or a season's number after a title (我們與惡的距離2).
+_TRAILING_NUMBER = re.compile(r"\d{1,2}$")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 # A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
@@ -73,7 +75,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
-            for name in aliases.others(concept.folded):
+            for name in aliases.others(concept.folded) or _numbered_others(concept.folded, aliases):
                 concept.add(name)
             named = _named_before_kind(concept.folded)
             if len(concept.names) == 1 and named:
@@ -167,6 +169,17 @@ def _named_before_kind(folded: str) -> str | None:
                 and not any(place in name for place in places()):
             return name
     return None
+
+
+def _numbered_others(folded: str, aliases: AliasLexicon) -> list[str]:
+    """The other names of a numbered title the lexicon knows without its number, numbered alike
+    (與惡2 for 我們與惡的距離2)."""
+    match = _TRAILING_NUMBER.search(folded)
+    if not match or match.start() == 0:
+        return []
+    number = match.group(0)
+    return [f"{other}{number}" if text.has_cjk(other[-1]) else f"{other} {number}"
+            for other in aliases.others(folded[:match.start()])]
 
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:

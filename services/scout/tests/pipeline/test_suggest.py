@@ -278,3 +278,7 @@ def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None
     assert parts_around_names(text.fold("姜亨旭訓犬師")) is None
+
+
+def test_a_numbered_title_is_also_searched_by_its_other_names_numbered_alike() -> None:
+    assert {"與惡2", "The World Between Us 2"} <= set(suggest("想看大家對《我們與惡的距離2》的心得"))
