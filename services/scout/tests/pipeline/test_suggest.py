@@ -21,6 +21,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 告五人 | Accusefive
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
+我們與惡的距離 | 與惡 | The World Between Us
 # companies
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
