@@ -37,7 +37,7 @@ _FRAMING_FREQ = 2_000
 # apostrophe (Z-A, K-pop, Wi-Fi): one chunk, not cut at its punctuation. Any other single Latin
 # word stays in its chunk, where the tokenizer keeps it whole beside its Chinese (50嵐).
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9.+#&'_-]*(?: [a-z0-9][a-z0-9.+#&'_-]*)+|[a-z0-9]+(?:[.&'_-][a-z0-9]+)+[+#]*")
-_SEPARATORS = re.compile(r"[\s,，、/|+&·・;；:：()（）\[\]【】「」『』《》〈〉\"'“”‘’!！?？。~～#＃@…—-]+")
+_SEPARATORS = re.compile(r"[\s,，、/|+&·・;；:：()（）\[\]【】「」『』《》〈〉\"'“”‘’!！?？。~～#＃@…—.-]+")
 _PLACEHOLDER = "\x00"
 
 
