@@ -81,10 +81,13 @@ def driver_connection(executor: Executor) -> psycopg.Connection:
     return cast(psycopg.Connection, connection.connection.driver_connection)
 
 
-def _connection_failed(error: DBAPIError) -> bool:
+def _connection_failed(error: Exception) -> bool:
     """A failure of the connection or the server rather than of the statement: a refused or cut
-    connection, a server shutting down, a query cancelled by a standby's recovery."""
-    return error.connection_invalidated or isinstance(error.orig, psycopg.OperationalError)
+    connection, a server shutting down, a query cancelled by a standby's recovery. A hot read on the
+    driver connection raises psycopg's own error, unwrapped."""
+    if isinstance(error, DBAPIError):
+        return error.connection_invalidated or isinstance(error.orig, psycopg.OperationalError)
+    return isinstance(error, psycopg.OperationalError)
 
 
 class Database:
@@ -140,11 +143,18 @@ class Database:
             with self.read() as connection:
                 return work(connection)
         choice = self.replicas.choose(writer_key())
+        reason = choice.reason
         if choice.replica is not None:
             try:
                 with choice.replica.engine.connect() as connection:
-                    result = work(connection)
-            except DBAPIError as error:
+                    try:
+                        result = work(connection)
+                    except psycopg.Error as error:
+                        # SQLAlchemy did not see it: the connection goes, not back to the pool.
+                        if _connection_failed(error):
+                            connection.invalidate()
+                        raise
+            except (DBAPIError, psycopg.Error) as error:
                 if not _connection_failed(error):
                     raise
                 self.replicas.failed(choice.replica, error)
@@ -152,8 +162,6 @@ class Database:
             else:
                 count_read(self.replicas.application, "replica")
                 return result
-        else:
-            reason = choice.reason
         with self.read() as connection:
             result = work(connection)
         count_read(self.replicas.application, "primary", reason)

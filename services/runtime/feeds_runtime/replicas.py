@@ -126,8 +126,10 @@ class ReplicaSet:
         return Choice(random.choice(usable))
 
     def failed(self, replica: Replica, error: Exception) -> None:
-        """A read on the replica failed on its connection: rest it until a probe finds it back."""
+        """A read on the replica failed on its connection: rest it until a probe finds it back, with
+        fresh connections (the pooled ones are as dead as the one that failed)."""
         replica.usable, replica.checked = False, time.monotonic()
+        replica.engine.dispose()
         self._gauge(metrics.DB_REPLICA_USABLE, replica, 0)
         log.warning("replica read failed, the primary answers", extra={"replica": replica.name, "error": str(error)})
 
