@@ -114,7 +114,13 @@ class Database:
                     yield session
                     wrote = session.execute(WROTE).scalar_one()
             if wrote:
-                self.replicas.record_write(writer, self._position_after_commit(connection))
+                # The write has committed: failing to read its position must not fail the call.
+                try:
+                    position = self._position_after_commit(connection)
+                except psycopg.Error as error:
+                    self.replicas.position_unrecorded(error)
+                else:
+                    self.replicas.record_write(writer, position)
 
     @staticmethod
     def _position_after_commit(connection: Connection) -> int:

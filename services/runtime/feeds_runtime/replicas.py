@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import redis
+from prometheus_client import Gauge
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
@@ -87,7 +88,7 @@ class Replica:
     checked: float = float("-inf")
     # The primary's position at each probe, (monotonic time, position), oldest first.
     primary_positions: deque[tuple[float, int]] = field(default_factory=deque)
-    _probing: threading.Lock = field(default_factory=threading.Lock)
+    probing: threading.Lock = field(default_factory=threading.Lock)
 
     def lag_seconds(self, now: float) -> float | None:
         """Time since the primary was last at or before the replayed position; None when the kept
@@ -152,9 +153,14 @@ class ReplicaSet:
         try:
             self.positions.record(writer, position)
         except redis.RedisError as error:
-            if metrics.enabled():
-                metrics.DB_WRITE_POSITIONS_UNRECORDED.labels(self.application).inc()
-            log.warning("write position not recorded", extra={"error": str(error)})
+            self.position_unrecorded(error)
+
+    def position_unrecorded(self, error: Exception) -> None:
+        """A committed write whose position is not recorded: its writer may read from a replica that
+        has not replayed it yet."""
+        if metrics.enabled():
+            metrics.DB_WRITE_POSITIONS_UNRECORDED.labels(self.application).inc()
+        log.warning("write position not recorded", extra={"error": str(error)})
 
     def dispose(self) -> None:
         for replica in self._replicas:
@@ -164,12 +170,12 @@ class ReplicaSet:
         """The replica, probed first if its state is due and no other thread is probing it (that one's
         result is as good; until then the last one stands)."""
         due = replica.checked + (PROBE_INTERVAL if replica.usable else RETRY_INTERVAL)
-        if time.monotonic() < due or not replica._probing.acquire(blocking=False):
+        if time.monotonic() < due or not replica.probing.acquire(blocking=False):
             return replica
         try:
             self._probe(replica)
         finally:
-            replica._probing.release()
+            replica.probing.release()
         return replica
 
     def _probe(self, replica: Replica) -> None:
@@ -200,7 +206,7 @@ class ReplicaSet:
         replica.checked = time.monotonic()
         self._gauge(metrics.DB_REPLICA_USABLE, replica, int(replica.usable))
 
-    def _gauge(self, gauge, replica: Replica, value: float) -> None:
+    def _gauge(self, gauge: Gauge, replica: Replica, value: float) -> None:
         if metrics.enabled():
             gauge.labels(self.application, replica.name).set(value)
 

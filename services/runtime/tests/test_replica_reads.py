@@ -14,6 +14,7 @@ import pytest
 import redis
 from sqlalchemy import Connection, text
 
+from devstack.infra import free_port
 from devstack.processes import wait_for
 from feeds_runtime import context
 from feeds_runtime.db import Database, driver_connection, make_engine
@@ -177,3 +178,22 @@ def test_a_statement_error_on_the_replica_is_the_callers(replicated):
     # A failing statement is not a failing replica: it is raised, never run again on the primary.
     with acting_as(None), pytest.raises(Exception, match="no_such_table"):
         replicated.replica_read(lambda connection: connection.execute(text("SELECT * FROM no_such_table")).all())
+
+
+def test_redis_unreachable_costs_no_error_and_reads_go_to_the_primary(replicated, postgres_cluster):
+    # Given the same database and replica, with write positions kept in a Redis that does not answer
+    unreachable = redis.Redis(port=free_port(), socket_timeout=0.2, socket_connect_timeout=0.2)
+    primary = make_engine(replicated.engine.url.render_as_string(hide_password=False), pool_size=2)
+    replica_url = postgres_cluster.url(replicated.engine.url.database, "replica")
+    database = Database(primary, ReplicaSet(primary, [make_engine(replica_url, pool_size=2)],
+                                            WritePositions(unreachable, "down:", 60), "redis-down-test",
+                                            max_lag_seconds=30))
+    member = str(uuid.uuid4())
+    try:
+        with acting_as(member):
+            # When a member writes, the write commits though its position is not recorded
+            write_note(database, member, 5)
+            # Then their read, which cannot know what the replica lacks, is the primary's
+            assert database.replica_read(last_note(member)) == (5, postgres_cluster.port("primary"))
+    finally:
+        database.dispose()
