@@ -13,8 +13,8 @@ to the readers (replication traffic). Both servers have the replica (DATABASE_RE
    the replica's return until reads are served by it again (bar: ≤ 5 s). Baseline: the calls made
    while it was away; the probe retry interval.
 4. Home page p50 of a viewer with 10k entries from the replica (the readers' server) against the
-   same page from the primary (a server with no replica), sampled in alternating blocks. Bar: ratio
-   ≤ 1.2.
+   same page from the primary (a server configured alike but with no replica), sampled in
+   alternating blocks, first, before the load. Bar: ratio ≤ 1.2.
 
     python services/timeline/bench/replicas.py [--pairs 10000] [--threads 4] [--runs 300]
 """
@@ -166,13 +166,15 @@ def main() -> None:
         "PYTHONUNBUFFERED": "1", "TIMELINE_LOG_LEVEL": "WARNING"})
     writers_side = Platform(group, ports=Ports.free(metrics=True))
     readers_side = Platform(group, ports=Ports.free(metrics=True))
-    primary_only = Platform(group, ports=Ports.free(), extra_env={"timeline": {"DATABASE_REPLICA_URLS": ""}})
+    # Configured as the readers' server but for the replica: metrics on alike.
+    primary_only = Platform(group, ports=Ports.free(metrics=True), extra_env={"timeline": {"DATABASE_REPLICA_URLS": ""}})
     try:
         group.run("timeline-migrate", python_module("timeline", "migrate"), writers_side.service_env("timeline"))
         writers_side.start_service("timeline")
         group.start("timeline-server-readers", python_module("timeline", "server"),
                     readers_side.process_env("timeline", "server"))
-        group.start("timeline-server-primary", python_module("timeline", "server"), primary_only.service_env("timeline"))
+        group.start("timeline-server-primary", python_module("timeline", "server"),
+                    primary_only.process_env("timeline", "server"))
         for side in (writers_side, readers_side, primary_only):
             wait_for(lambda side=side: grpc_serving(side.grpc_address("timeline")), "timeline SERVING", group)
         stubs = [timeline_pb2_grpc.TimelineServiceStub(DEV_CA.channel(side.grpc_address("timeline")))
@@ -184,12 +186,13 @@ def main() -> None:
         readers_metrics = readers_side.metrics_url("timeline-server")
         assert readers_metrics is not None
 
+        # The page first, on servers and a replica in their steady state.
+        if "page" in only:
+            bench_page(cluster, stubs[1], stubs[2], args.runs)
         if "pairs" in only:
             bench_pairs(stubs, writers, readers, readers_metrics, args.pairs, args.threads)
         if "outage" in only:
             bench_outage(cluster, stubs, writers, readers, readers_metrics, args.threads)
-        if "page" in only:
-            bench_page(cluster, stubs[1], stubs[2], args.runs)
     finally:
         group.stop()
         cluster.stop()
