@@ -27,3 +27,27 @@ def test_dev_only_when_said(infra_env):
     infra_env.setenv("FEEDS_ENV", "staging")
     with pytest.raises(ValidationError):
         InfraSettings()
+
+
+@pytest.mark.parametrize("value", [
+    "postgresql://u@replica-a/db, postgres://u@replica-b/db",
+    '["postgresql://u@replica-a/db", "postgres://u@replica-b/db"]',
+])
+def test_replica_urls_as_a_list_or_json(infra_env, value):
+    infra_env.setenv("DATABASE_REPLICA_URLS", value)
+    assert InfraSettings().database_replica_urls == [
+        "postgresql+psycopg://u@replica-a/db", "postgresql+psycopg://u@replica-b/db"]
+
+
+def test_no_replica_urls_by_default_or_when_empty(infra_env):
+    infra_env.delenv("DATABASE_REPLICA_URLS", raising=False)
+    assert InfraSettings().database_replica_urls == []
+    infra_env.setenv("DATABASE_REPLICA_URLS", "")
+    assert InfraSettings().database_replica_urls == []
+
+
+@pytest.mark.parametrize("value", ["mysql://u@replica/db", "postgresql://u@replica", '["postgresql://u@r/db"'])
+def test_a_bad_replica_url_is_refused(infra_env, value):
+    infra_env.setenv("DATABASE_REPLICA_URLS", value)
+    with pytest.raises(ValidationError):
+        InfraSettings()
