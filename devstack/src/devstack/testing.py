@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from devstack import DATA_DIR, infra
+from devstack.replication import PostgresCluster
 from devstack.platform import SERVICES
 from devstack.processes import ProcessGroup
 from devstack.tls import DEV_CA, TOOLS, callers_env
@@ -88,6 +89,17 @@ def settings_env(platform_env: dict[str, str]) -> Iterator[dict[str, str]]:
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresCluster]:
+    """A primary and one streaming standby of the session's own (devstack.replication), for the replica
+    drills. A test that stops the standby starts it again; one that stops or promotes the primary
+    starts a cluster of its own."""
+    cluster = PostgresCluster(tmp_path_factory.mktemp("postgres-cluster"))
+    cluster.start()
+    yield cluster
+    cluster.stop()
 
 
 @pytest.fixture
