@@ -12,7 +12,7 @@ TYPED := services/runtime/feeds_runtime services/timeline/timeline services/news
 	services/gateway/gateway devstack/src/devstack
 export UV_LINK_MODE := copy
 
-.PHONY: system-deps install lint run soak test proto bench $(addprefix bench-,$(CONTEXTS)) eval-scout clean-data
+.PHONY: system-deps install lint run soak test proto bench $(addprefix bench-,$(CONTEXTS)) bench-replicas eval-scout clean-data
 
 # The environment, then every package of the workspace (editable) and the dev tools, exactly as
 # uv.lock pins them, their bytecode compiled as the images' is: a process then never compiles a
@@ -55,10 +55,14 @@ test: system-deps install
 proto: install
 	$(PY) protos/generate.py
 
-bench: $(addprefix bench-,$(CONTEXTS))
+bench: $(addprefix bench-,$(CONTEXTS)) bench-replicas
 
 $(addprefix bench-,$(CONTEXTS)): bench-%: install
 	FEEDS_ENV=dev $(PY) services/$*/bench/run.py
+
+# Read-replica drills on a primary and a streaming replica (services/timeline/bench/replicas.py).
+bench-replicas: install
+	FEEDS_ENV=dev $(PY) services/timeline/bench/replicas.py $(BENCH_ARGS)
 
 eval-scout: install
 	FEEDS_ENV=dev $(PY) services/scout/eval/evaluate.py $(DATASET) $(EVAL_ARGS)

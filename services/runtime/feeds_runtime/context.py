@@ -38,3 +38,12 @@ def require_tenant() -> uuid.UUID:
     if tenant is None:
         raise Unauthenticated("unauthenticated", "this call needs x-tenant-id")
     return tenant
+
+
+def writer_key() -> str | None:
+    """Whose writes the call's reads must show (read-your-writes, feeds_runtime.replicas): the calling
+    member within its tenant, as the metadata names them; none for a guest or a call of no member."""
+    actor = actor_id.get()
+    if not actor:
+        return None
+    return f"{tenant_id.get() or ''}/{actor}"

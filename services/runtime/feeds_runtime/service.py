@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Generic, TypeVar
 
+import redis
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
@@ -29,6 +30,7 @@ from feeds_runtime.logs import configure_logging
 from feeds_runtime.observability import metrics, tracing
 from feeds_runtime.observability.backlog import OutboxBacklog, QueueBacklog
 from feeds_runtime.outbox import OutboxLeases, Relay
+from feeds_runtime.replicas import ReplicaSet, WritePositions
 from feeds_runtime.server import Registration, ServiceServer
 from feeds_runtime.settings import GrpcTlsSettings, ServiceSettings, load_settings
 
@@ -38,6 +40,9 @@ PROCESS_KINDS = ("server", "worker", "migrate", "relay")
 # process has imported the actors: one that gives up sooner (Dramatiq's 30 s) on a slow start never
 # serves the worker's metrics. A process that fails to boot ends the wait at once.
 WORKER_BOOT_WAIT_MS = 300_000
+
+# Seconds a read or a write waits on Redis for a write position before it goes on without it.
+REPLICA_REDIS_TIMEOUT = 0.5
 
 # The service's own settings class, so `SERVICE.settings` is typed as that class in its code.
 S = TypeVar("S", bound=ServiceSettings)
@@ -76,10 +81,25 @@ class ServiceDefinition(Generic[S]):
 
     @cached_property
     def database(self) -> Database:
+        settings = self.settings
         return Database(
-            make_engine(self.settings.database_url, pool_size=self.settings.db_pool_size, application_name=self.name,
-                        session_settings=self.session_settings)
+            make_engine(settings.database_url, pool_size=settings.db_pool_size, application_name=self.name,
+                        session_settings=self.session_settings),
+            self._replicas(),
         )
+
+    def _replicas(self) -> ReplicaSet | None:
+        settings = self.settings
+        if not settings.database_replica_urls:
+            return None
+        # Short timeouts: a Redis that does not answer sends reads to the primary, never stalls them.
+        client = redis.Redis.from_url(settings.redis_url, socket_timeout=REPLICA_REDIS_TIMEOUT,
+                                      socket_connect_timeout=REPLICA_REDIS_TIMEOUT)
+        positions = WritePositions(client, f"{settings.redis_namespace}:{self.name}:written:",
+                                   ttl_seconds=2 * settings.database_replica_max_lag_seconds)
+        engines = [make_engine(url, pool_size=settings.db_pool_size, application_name=f"{self.name}-replica-read",
+                               session_settings=self.session_settings) for url in settings.database_replica_urls]
+        return ReplicaSet(engines, positions, self.name, max_lag_seconds=settings.database_replica_max_lag_seconds)
 
     def migrate(self) -> None:
         migrations.upgrade(self.database.engine, self.migrations_dir, self.schema)

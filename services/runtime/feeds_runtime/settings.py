@@ -6,13 +6,14 @@ Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEW
 
 from __future__ import annotations
 
+import json
 import re
 import sys
-from typing import Final, Literal, TypeVar
+from typing import Annotated, Final, Literal, TypeVar
 from urllib.parse import quote, urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 T = TypeVar("T", bound=BaseSettings)
 # What a gRPC caller may act for: every tenant ("*"), or these tenant ids (feeds_runtime.callers).
@@ -137,10 +138,30 @@ def normalize_database_url(value: str) -> str:
     return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 
 
+def parse_url_list(value: object) -> object:
+    """A list given as one variable: a JSON list, or URLs separated by commas (empty: none)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.startswith("["):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError("not a JSON list of URLs") from None
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
 class InfraSettings(RuntimeSettings):
     """Where PostgreSQL and Redis are; shared by every process kind."""
 
     database_url: str = Field(validation_alias="DATABASE_URL")
+    # Streaming replicas of the same database, for the reads that tolerate lag (docs/architecture.md,
+    # "Read replicas"); none, every read goes to DATABASE_URL.
+    database_replica_urls: Annotated[list[str], NoDecode] = Field(default=[], validation_alias="DATABASE_REPLICA_URLS")
+    # A replica further behind its primary than this serves no reads; a caller's write position is
+    # kept twice as long, so it outlives any replica that may still serve the caller.
+    database_replica_max_lag_seconds: float = Field(default=30.0, gt=0,
+                                                    validation_alias="DATABASE_REPLICA_MAX_LAG_SECONDS")
     redis_url: str = Field(validation_alias="REDIS_URL")
     # Prefix for Dramatiq's Redis keys, so test runs sharing one Redis never see each other's jobs.
     redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
@@ -149,6 +170,16 @@ class InfraSettings(RuntimeSettings):
     @classmethod
     def _database_url(cls, value: str) -> str:
         return normalize_database_url(value)
+
+    @field_validator("database_replica_urls", mode="before")
+    @classmethod
+    def _split_replica_urls(cls, value: object) -> object:
+        return parse_url_list(value)
+
+    @field_validator("database_replica_urls")
+    @classmethod
+    def _replica_urls(cls, value: list[str]) -> list[str]:
+        return [normalize_database_url(url) for url in value]
 
     @field_validator("redis_url")
     @classmethod

@@ -1,10 +1,13 @@
-"""gRPC servicers: proto ↔ domain only. Each call is one transaction, owned here."""
+"""gRPC servicers: proto ↔ domain only. Each call is one transaction, owned here, but the run and result
+lists, which tolerate lag and run on a replica when the service has one (`Database.replica_read()`)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
 from typing import TypeVar
+
+from sqlalchemy.orm import Session
 
 from feeds.scout.v1 import scout_pb2 as pb
 from feeds.scout.v1 import scout_pb2_grpc
@@ -97,6 +100,12 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         with self.database.transaction() as session:
             return work(ScoutService(session), owner)
 
+    def _list(self, work: Callable[[ScoutService, uuid.UUID], T]) -> T:
+        """A list that tolerates lag: on a replica that has replayed the owner's last write (each
+        statement in autocommit; a page and its total come from one)."""
+        owner = require_actor()
+        return self.database.replica_read(lambda connection: work(ScoutService(Session(bind=connection)), owner))
+
     def Scan(self, request, context):
         brief = brief_of(request.brief)
         job, run = self._call(lambda s, owner: s.scan(owner, brief, self.settings.max_running_scans))
@@ -107,7 +116,7 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.SuggestTermsResponse(terms=suggested_terms(request.intent))
 
     def ListRuns(self, request, context):
-        listing = self._call(lambda s, owner: s.list_runs(owner, request.page.page, request.page.page_size,
+        listing = self._list(lambda s, owner: s.list_runs(owner, request.page.page, request.page.page_size,
                                                           request.brand_id, request.mode))
         return pb.ListRunsResponse(runs=[run_message(r) for r in listing.rows], pagination=pagination(listing))
 
@@ -115,7 +124,7 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.GetRunResponse(run=run_message(self._call(lambda s, owner: s.get_run(owner, request.run_id))))
 
     def ListRunPosts(self, request, context):
-        run, listing = self._call(lambda s, owner: s.list_run_posts(owner, request.run_id, request.page.page,
+        run, listing = self._list(lambda s, owner: s.list_run_posts(owner, request.run_id, request.page.page,
                                                                     request.page.page_size))
         return pb.ListRunPostsResponse(run=run_message(run), posts=[post_message(p, str(run.id)) for p in listing.rows],
                                        pagination=pagination(listing))
@@ -125,7 +134,7 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
         return pb.DeleteRunResponse(ok=True)
 
     def ListPosts(self, request, context):
-        listing = self._call(lambda s, owner: s.list_posts(owner, request.page.page, request.page.page_size,
+        listing = self._list(lambda s, owner: s.list_posts(owner, request.page.page, request.page.page_size,
                                                            request.theme_key))
         owner = require_actor()
         return pb.ListPostsResponse(posts=[post_message(p, _post_run_id(owner, p)) for p in listing.rows],

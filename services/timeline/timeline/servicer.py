@@ -1,6 +1,7 @@
 """gRPC servicers: protobuf <-> domain only. Each RPC is one transaction, or one autocommit statement
-for a read that is a single query (`Database.read()`); identity comes from the call's metadata
-(feeds_runtime.context), never from a message."""
+for a read that is a single query (`Database.read()`), or the home page, which tolerates lag
+(`Database.replica_read()`); identity comes from the call's metadata (feeds_runtime.context), never
+from a message."""
 
 from __future__ import annotations
 
@@ -216,8 +217,9 @@ class TimelineServicer(timeline_pb2_grpc.TimelineServiceServicer):
     def GetHomeTimeline(self, request: pb.GetHomeTimelineRequest, context) -> pb.GetHomeTimelineResponse:
         tenant, viewer = require_tenant(), require_actor()
         limit = request.limit if request.HasField("limit") else None
-        with self._database.read() as connection:
-            page = self._service(connection).home(tenant, viewer, limit, request.cursor)
+        # Lag-tolerant: a replica, unless the viewer's own last write is not there yet.
+        page = self._database.replica_read(lambda connection: self._service(connection).home(
+            tenant, viewer, limit, request.cursor))
         response = pb.GetHomeTimelineResponse(next_cursor=page.next_cursor or "")
         add_items(response.items, page.items, page.filtered)
         return response

@@ -1,5 +1,6 @@
 """feeds.news.v1.FeedService: proto ↔ domain. Guests (no x-actor-id) read the global feed and posts. Every read
-is one statement, run in autocommit (`Database.read()`)."""
+is one statement, run in autocommit; the feeds tolerate lag, so they run on a replica when the service
+has one (`Database.replica_read()`), the member's own writes seen all the same."""
 
 from __future__ import annotations
 
@@ -46,15 +47,14 @@ class FeedServicer(feeds_pb2_grpc.FeedServiceServicer):
         limit = request.limit if request.HasField("limit") else None
         # One statement, and a second only for an empty page (does the subscriber follow anything):
         # in autocommit that answer may be a moment newer than the page, which is true either way.
-        with self._database.read() as session:
-            page, empty = self._service.subscription_feed(
-                session, subscriber, request.cursor, limit, optional(request, "category_id"))
+        page, empty = self._database.replica_read(lambda connection: self._service.subscription_feed(
+            connection, subscriber, request.cursor, limit, optional(request, "category_id")))
         return pb.ListSubscriptionFeedResponse(page=feed_page(page), is_empty_subscriptions=empty)
 
     def ListGlobalFeed(self, request: pb.ListGlobalFeedRequest, context) -> pb.ListGlobalFeedResponse:
         limit = request.limit if request.HasField("limit") else None
-        with self._database.read() as session:
-            page = self._service.global_feed(session, request.cursor, limit, optional(request, "category_id"))
+        page = self._database.replica_read(lambda connection: self._service.global_feed(
+            connection, request.cursor, limit, optional(request, "category_id")))
         return pb.ListGlobalFeedResponse(page=feed_page(page))
 
     def GetPost(self, request: pb.GetPostRequest, context) -> pb.GetPostResponse:

@@ -58,6 +58,27 @@ DB_POOL_SIZE = Gauge(
     "feeds_db_pool_size", "Connections the pool keeps open (overflow excluded).", ["pool"],
     multiprocess_mode="livesum",
 )
+# Read replicas (feeds_runtime.replicas), per service (`application`) and replica (its host:port).
+DB_REPLICA_LAG = Gauge(
+    "feeds_db_replica_lag_seconds", "How far a replica's replay is behind its primary, as last probed.",
+    ["application", "replica"], multiprocess_mode="liveall",
+)
+DB_REPLICA_USABLE = Gauge(
+    "feeds_db_replica_usable", "1 while a replica serves reads: it answers, streams and is within the lag bound.",
+    ["application", "replica"], multiprocess_mode="liveall",
+)
+DB_READS = Counter(
+    "feeds_db_reads_total", "Lag-tolerant reads, by where they ran: the primary or a replica.",
+    ["application", "target"],
+)
+DB_REPLICA_FALLBACKS = Counter(
+    "feeds_db_replica_fallbacks_total", "Lag-tolerant reads sent to the primary, by reason.",
+    ["application", "reason"],
+)
+DB_WRITE_POSITIONS_UNRECORDED = Counter(
+    "feeds_db_write_positions_unrecorded_total", "Writes whose WAL position could not be recorded (Redis "
+    "unreachable): the writer may read from a replica that has not replayed them yet.", ["application"],
+)
 
 _enabled = True
 
