@@ -111,7 +111,7 @@ class _Client(threading.Thread):
 
     def __init__(self, base_url: str, author: uuid.UUID, answers: list[Answer], stop: threading.Event) -> None:
         super().__init__(daemon=True)
-        self.host = Host(base_url, HOST_KEY)
+        self.host = Host(base_url, HOST_KEY, timeout=GIVE_UP_SECONDS)
         self.author = author
         self.answers = answers
         self.stop = stop
@@ -195,7 +195,10 @@ def run_drill(data_dir: Path, redis_url: str, redis_namespace: str, *, clients: 
                  "the standby to be synchronous", group)
         group.env["DATABASE_URL"] = cluster.multi_host_url(DATABASE)
         platform = Platform(group, ports=Ports.free(), extra_env={
-            "gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY])},
+            # Publishes wait at their commit for as long as the drill keeps the standby paused, which
+            # is no part of a failover: on a loaded machine that may outlast the 10 s default deadline.
+            "gateway": {"TIMELINE_HOST_KEYS": json.dumps([HOST_KEY]),
+                        "GATEWAY_RPC_DEADLINE_SECONDS": str(GIVE_UP_SECONDS)},
             "timeline": {"TIMELINE_WORKER_THREADS": "2"}})
         group.run("timeline-migrate", python_module("timeline", "migrate"), platform.service_env("timeline"))
         platform.start_service("timeline")
@@ -219,7 +222,7 @@ def run_drill(data_dir: Path, redis_url: str, redis_namespace: str, *, clients: 
         def accepted_since(moment: float) -> int:
             return sum(1 for a in answers if a.sent > moment and 200 <= a.status < 300)
 
-        wait_for(lambda: accepted_since(0) >= warmup, f"{warmup} accepted publishes", group)
+        wait_for(lambda: accepted_since(0) >= warmup, f"{warmup} accepted publishes", group, GIVE_UP_SECONDS)
         # Commits now wait on the primary for a standby that has their WAL and does not apply it.
         with psycopg.connect(standby, autocommit=True) as connection:
             connection.execute("SELECT pg_wal_replay_pause()")
@@ -242,10 +245,10 @@ def run_drill(data_dir: Path, redis_url: str, redis_namespace: str, *, clients: 
         for worker in workers:
             worker.join(GIVE_UP_SECONDS)
 
-        feeds = cluster.conninfo("replica", DATABASE)
-        wait_for(lambda: _scalar(feeds, "SELECT count(*) FROM timeline.outbox WHERE acked_at IS NULL") == 0,
+        new_primary = cluster.conninfo("replica", DATABASE)
+        wait_for(lambda: _scalar(new_primary, "SELECT count(*) FROM timeline.outbox WHERE acked_at IS NULL") == 0,
                  "every job after the promotion acknowledged", group, SETTLE_SECONDS)
-        return _report(feeds, platform.gateway_url, clients, viewers, answers, stopped, stopped_wall, raw.at)
+        return _report(new_primary, platform.gateway_url, clients, viewers, answers, stopped, stopped_wall, raw.at)
     finally:
         stop.set()
         for worker in workers:
