@@ -7,6 +7,7 @@ session (dropped afterwards) and a Redis namespace of its own, so suites never s
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,14 +93,20 @@ def settings_env(platform_env: dict[str, str]) -> Iterator[dict[str, str]]:
 
 
 @pytest.fixture(scope="session")
-def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresCluster]:
+def postgres_cluster() -> Iterator[PostgresCluster]:
     """A primary and one streaming standby of the session's own (devstack.replication), for the replica
     drills. A test that stops the standby starts it again; one that stops or promotes the primary
     starts a cluster of its own."""
-    cluster = PostgresCluster(tmp_path_factory.mktemp("postgres-cluster"))
-    cluster.start()
-    yield cluster
-    cluster.stop()
+    # Under .data/test rather than pytest's temporary folder: pytest makes that folder private again
+    # at the start of every session, which would lock a server running as another user out of it.
+    data_dir = TEST_DATA_DIR / f"postgres-cluster-{uuid.uuid4().hex[:12]}"
+    cluster = PostgresCluster(data_dir)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture

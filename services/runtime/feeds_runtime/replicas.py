@@ -12,9 +12,13 @@ database, unless the caller has written something that replica has not replayed 
   (each replica is probed at most every `PROBE_INTERVAL`, by the reading thread that finds it due) is
   a safe lower bound.
 
-A replica that does not answer, is not streaming (a standby cut off from its primary falls behind
-without knowing how far) or is further behind than the lag bound serves no reads until a later probe
-says otherwise; a read whose replica connection fails runs again on the primary within the same call.
+How far behind a replica is comes from the primary: each probe also reads the primary's WAL
+position, and the replica's lag is the time since the primary was at the position the replica has
+replayed (a standby cut off from its primary does not know how far behind it falls, and
+pg_stat_wal_receiver hides its state from an unprivileged role). A replica that does not answer, or
+is further behind than the lag bound (or not known to be within it), serves no reads until a later
+probe says otherwise; a read whose replica connection fails runs again on the primary within the
+same call.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import logging
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,14 +45,8 @@ PROBE_INTERVAL = 0.1
 RETRY_INTERVAL = 1.0
 
 # Positions are bytes into the WAL (pg_lsn minus 0/0).
-_PROBE = text(
-    "SELECT pg_is_in_recovery(),"
-    " COALESCE((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint, 0),"
-    " EXISTS (SELECT FROM pg_stat_wal_receiver WHERE status = 'streaming'),"
-    # Lag is nil while everything received is replayed; else the age of the last replayed commit.
-    " CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
-    " ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8"
-)
+_REPLAYED = text("SELECT pg_is_in_recovery(), COALESCE((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint, 0)")
+_PRIMARY_POSITION = text("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint")
 WROTE = text("SELECT pg_current_xact_id_if_assigned() IS NOT NULL")
 WRITE_POSITION = "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint"
 
@@ -86,7 +85,22 @@ class Replica:
     replay: int = -1
     usable: bool = False
     checked: float = float("-inf")
+    # The primary's position at each probe, (monotonic time, position), oldest first.
+    primary_positions: deque[tuple[float, int]] = field(default_factory=deque)
     _probing: threading.Lock = field(default_factory=threading.Lock)
+
+    def lag_seconds(self, now: float) -> float | None:
+        """Time since the primary was last at or before the replayed position; None when the kept
+        positions do not go back that far."""
+        replayed_at = None
+        for at, position in self.primary_positions:
+            if position > self.replay:
+                break
+            replayed_at = at
+        if replayed_at is None:
+            return None
+        # Between probes the primary's moves are unseen: the lag is overstated by up to their interval.
+        return 0.0 if self.primary_positions[-1][1] <= self.replay else now - replayed_at
 
 
 @dataclass(frozen=True)
@@ -98,8 +112,9 @@ class Choice:
 class ReplicaSet:
     """The service's replicas, their probed state and the writers' positions."""
 
-    def __init__(self, engines: Sequence[Engine], positions: WritePositions, application: str, *,
+    def __init__(self, primary: Engine, engines: Sequence[Engine], positions: WritePositions, application: str, *,
                  max_lag_seconds: float) -> None:
+        self._primary = primary.execution_options(isolation_level="AUTOCOMMIT")
         self._replicas = [
             Replica(f"{engine.url.host}:{engine.url.port}", engine.execution_options(isolation_level="AUTOCOMMIT"))
             for engine in engines
@@ -158,16 +173,30 @@ class ReplicaSet:
         return replica
 
     def _probe(self, replica: Replica) -> None:
+        now = time.monotonic()
+        try:
+            with self._primary.connect() as connection:
+                replica.primary_positions.append((now, connection.execute(_PRIMARY_POSITION).scalar_one()))
+        except DBAPIError as error:
+            # No new position: the kept ones still bound the lag, which grows until the primary is back.
+            log.warning("primary position not read", extra={"error": str(error.orig)})
+        # Enough history to tell a lag of the bound from a longer one.
+        while len(replica.primary_positions) > 1 and replica.primary_positions[1][0] < now - self._max_lag:
+            replica.primary_positions.popleft()
         try:
             with replica.engine.connect() as connection:
-                standby, replay, streaming, lag = connection.execute(_PROBE).one()
+                standby, replay = connection.execute(_REPLAYED).one()
         except DBAPIError as error:
             replica.usable = False
             log.warning("replica probe failed", extra={"replica": replica.name, "error": str(error.orig)})
         else:
             replica.replay = replay if standby else -1
-            replica.usable = bool(standby and streaming and lag <= self._max_lag)
-            self._gauge(metrics.DB_REPLICA_LAG, replica, lag)
+            lag = replica.lag_seconds(time.monotonic())
+            replica.usable = bool(standby) and lag is not None and lag <= self._max_lag
+            if lag is not None:
+                self._gauge(metrics.DB_REPLICA_LAG, replica, lag)
+            if replica.primary_positions:
+                self._gauge(metrics.DB_REPLICA_LAG_BYTES, replica, max(0, replica.primary_positions[-1][1] - replay))
         replica.checked = time.monotonic()
         self._gauge(metrics.DB_REPLICA_USABLE, replica, int(replica.usable))
 

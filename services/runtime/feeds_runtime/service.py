@@ -17,7 +17,7 @@ import redis
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
-from sqlalchemy import Table
+from sqlalchemy import Engine, Table
 
 from feeds_runtime import migrations
 from feeds_runtime.db import Database, make_engine
@@ -82,13 +82,11 @@ class ServiceDefinition(Generic[S]):
     @cached_property
     def database(self) -> Database:
         settings = self.settings
-        return Database(
-            make_engine(settings.database_url, pool_size=settings.db_pool_size, application_name=self.name,
-                        session_settings=self.session_settings),
-            self._replicas(),
-        )
+        engine = make_engine(settings.database_url, pool_size=settings.db_pool_size, application_name=self.name,
+                             session_settings=self.session_settings)
+        return Database(engine, self._replicas(engine))
 
-    def _replicas(self) -> ReplicaSet | None:
+    def _replicas(self, primary: Engine) -> ReplicaSet | None:
         settings = self.settings
         if not settings.database_replica_urls:
             return None
@@ -99,7 +97,8 @@ class ServiceDefinition(Generic[S]):
                                    ttl_seconds=2 * settings.database_replica_max_lag_seconds)
         engines = [make_engine(url, pool_size=settings.db_pool_size, application_name=f"{self.name}-replica-read",
                                session_settings=self.session_settings) for url in settings.database_replica_urls]
-        return ReplicaSet(engines, positions, self.name, max_lag_seconds=settings.database_replica_max_lag_seconds)
+        return ReplicaSet(primary, engines, positions, self.name,
+                          max_lag_seconds=settings.database_replica_max_lag_seconds)
 
     def migrate(self) -> None:
         migrations.upgrade(self.database.engine, self.migrations_dir, self.schema)

@@ -4,6 +4,7 @@ no error (the primary answers) until it is back."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from sqlalchemy import Connection, text
 
 from devstack.processes import wait_for
 from feeds_runtime import context
-from feeds_runtime.db import Database, make_engine
+from feeds_runtime.db import Database, driver_connection, make_engine
 from feeds_runtime.replicas import ReplicaSet, WritePositions
 
 WRITERS = 10
@@ -30,9 +31,10 @@ def replicated(postgres_cluster, redis_url) -> Iterator[Database]:
         primary.execute("CREATE TABLE notes (writer text NOT NULL, n int NOT NULL)")
     postgres_cluster.wait_replayed(timeout=60)
     positions = WritePositions(redis.Redis.from_url(redis_url), f"test-{uuid.uuid4().hex[:8]}:written:", 60)
-    replicas = ReplicaSet([make_engine(postgres_cluster.url(name, "replica"), pool_size=4)], positions,
+    primary = make_engine(postgres_cluster.url(name, "primary"), pool_size=4)
+    replicas = ReplicaSet(primary, [make_engine(postgres_cluster.url(name, "replica"), pool_size=4)], positions,
                           "replica-test", max_lag_seconds=30)
-    database = Database(make_engine(postgres_cluster.url(name, "primary"), pool_size=4), replicas)
+    database = Database(primary, replicas)
     yield database
     database.dispose()
 
@@ -84,12 +86,15 @@ def test_reads_of_no_pending_write_are_the_replicas(replicated, postgres_cluster
     with acting_as(member):
         write_note(replicated, member, 1)
     postgres_cluster.wait_replayed(timeout=30)
+    replica_port = postgres_cluster.port("replica")
     for actor in (member, None):
         with acting_as(actor):
-            # Then their reads run on the replica (it is probed on the first one)
+            # Then their reads run on the replica once it is probed past the member's write (the
+            # last probe may be up to PROBE_INTERVAL older than the replay)
+            wait_for(lambda: replicated.replica_read(last_note(member)) == (1, replica_port), "a read on the replica",
+                     timeout=30)
             for _ in range(20):
-                seen, port = replicated.replica_read(last_note(member))
-                assert (seen, port) == (1, postgres_cluster.port("replica"))
+                assert replicated.replica_read(last_note(member)) == (1, replica_port)
 
 
 def test_a_write_records_nothing_for_a_read_only_transaction(replicated):
@@ -100,30 +105,72 @@ def test_a_write_records_nothing_for_a_read_only_transaction(replicated):
     assert replicated.replicas is not None and replicated.replicas.positions.get(f"/{member}") is None
 
 
-def test_a_stopped_replica_costs_no_error_and_reads_come_back_when_it_does(replicated, postgres_cluster):
+def last_note_on_driver(writer: str):
+    """The same read on the psycopg connection itself, as the home page's hot path runs it."""
+    def work(connection: Connection) -> tuple[int | None, int]:
+        row = driver_connection(connection).execute(
+            "SELECT (SELECT max(n) FROM notes WHERE writer = %s), inet_server_port()", (writer,)).fetchone()
+        assert row is not None
+        return row[0], row[1]
+    return work
+
+
+@pytest.mark.parametrize("reading", [last_note, last_note_on_driver], ids=["statement", "driver"])
+def test_a_replica_stopped_under_load_costs_no_error_and_reads_come_back(replicated, postgres_cluster, reading):
+    # Given readers reading all the time, a member writing and reading, and the replica serving
     member = str(uuid.uuid4())
     with acting_as(member):
-        write_note(replicated, member, 7)
+        write_note(replicated, member, 0)
     postgres_cluster.wait_replayed(timeout=30)
     replica_port = postgres_cluster.port("replica")
+    ports: list[int] = []
+    errors: list[BaseException] = []
+    stop = threading.Event()
 
-    def read() -> int:
-        with acting_as(None):
-            seen, port = replicated.replica_read(last_note(member))
-        assert seen == 7
-        return port
+    def reader() -> None:
+        while not stop.is_set():
+            try:
+                with acting_as(None):
+                    seen, port = replicated.replica_read(reading(member))
+                assert seen is not None
+                ports.append(port)
+            except BaseException as error:  # every failure is the test's to report
+                errors.append(error)
 
-    wait_for(lambda: read() == replica_port, "a read on the replica", timeout=30)
-    # When the replica stops, the pooled connections to it dead
-    postgres_cluster.stop_replica()
+    def writer() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            try:
+                with acting_as(member):
+                    write_note(replicated, member, n)
+                    seen, _ = replicated.replica_read(reading(member))
+                assert seen == n, f"read {seen} after writing {n}"
+            except BaseException as error:
+                errors.append(error)
+
+    threads = [threading.Thread(target=reader) for _ in range(3)] + [threading.Thread(target=writer)]
+    for thread in threads:
+        thread.start()
     try:
-        # Then every read answers, from the primary
-        for _ in range(50):
-            assert read() == postgres_cluster.port("primary")
+        wait_for(lambda: replica_port in ports[-20:], "reads on the replica", timeout=30)
+        # When the replica stops under that load
+        postgres_cluster.stop_replica()
+        stopped_at = len(ports)
+        try:
+            # Then reads go on, from the primary
+            wait_for(lambda: len(ports) > stopped_at + 100, "reads while the replica is down", timeout=60)
+        finally:
+            postgres_cluster.start_replica()
+        # And once it is back, reads return to it
+        back_at = len(ports)
+        wait_for(lambda: replica_port in ports[back_at:], "reads back on the replica", timeout=60)
     finally:
-        postgres_cluster.start_replica()
-    # And once it is back, reads return to it
-    wait_for(lambda: read() == replica_port, "reads back on the replica", timeout=60)
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+    assert postgres_cluster.port("primary") in ports[stopped_at:back_at]
 
 
 def test_a_statement_error_on_the_replica_is_the_callers(replicated):

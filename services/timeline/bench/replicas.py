@@ -22,7 +22,6 @@ to the readers (replication traffic). Both servers have the replica (DATABASE_RE
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import threading
@@ -128,23 +127,6 @@ class Load:
             list(pool.map(loop, range(threads)))
 
 
-def drill_outage(cluster: PostgresCluster, load: Load, readers_metrics: str) -> None:
-    """Stop the replica mid-load, start it again, and time the readers' return to it."""
-    errors_before, calls_before = load.errors, load.pairs + load.reads
-    cluster.stop_replica()
-    time.sleep(STOP_SECONDS)  # the outage itself: a length of time, not a wait for a state
-    cluster.start_replica()
-    returned_at = time.monotonic()
-    before = reads_by_target(readers_metrics)["replica"]
-    wait_for(lambda: reads_by_target(readers_metrics)["replica"] > before, "reads back on the replica", timeout=60)
-    back_seconds = time.monotonic() - returned_at
-    calls = load.pairs + load.reads - calls_before
-    record("replicas_outage_errors", {"stopped_seconds": STOP_SECONDS}, "errors", load.errors - errors_before,
-           "calls", "calls_during_outage", calls)
-    record("replicas_outage_back_on_replica", {"stopped_seconds": STOP_SECONDS}, "seconds_to_replica", back_seconds,
-           "s", "probe_retry_interval", RETRY_INTERVAL)
-
-
 def bench_page(cluster: PostgresCluster, replica_stub, primary_stub, runs: int, blocks: int = 10) -> None:
     viewer = uuid.uuid4()
     with psycopg.connect(cluster.conninfo("primary", DATABASE), autocommit=True) as conn:
@@ -168,7 +150,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=10_000, help="write-then-read pairs")
     parser.add_argument("--threads", type=int, default=4, help="threads making pairs, and as many reading")
     parser.add_argument("--runs", type=int, default=300, help="samples per home page latency")
+    parser.add_argument("--only", default="pairs,outage,page", help="comma-separated figures (pairs, outage, page)")
     args = parser.parse_args()
+    only = set(args.only.split(","))
 
     cluster = PostgresCluster(BENCH_DATA_DIR / f"replicas-{uuid.uuid4().hex[:8]}")
     cluster.start()
@@ -200,40 +184,61 @@ def main() -> None:
         readers_metrics = readers_side.metrics_url("timeline-server")
         assert readers_metrics is not None
 
-        load = Load(stubs[0], stubs[1], writers, readers)
-        reading = threading.Thread(target=load.readers_until_stopped, args=(args.threads,))
-        writing = threading.Thread(target=load.pairs_then_stop, args=(args.pairs, args.threads))
-        reading.start()
-        writing.start()
-        writing.join()
-        reading.join()
-        counts = reads_by_target(readers_metrics)
-        params = {"pairs": args.pairs, "threads": args.threads, "writers": WRITERS, "readers": READERS}
-        record("replicas_own_write_missed", params, "reads_missing_own_write", load.missed, "reads",
-               "pairs", load.pairs)
-        record("replicas_other_reads_on_replica", {**params, "errors": load.errors}, "reads_on_replica",
-               counts["replica"], "reads", "reads", counts["replica"] + counts["primary"])
-
-        outage = Load(stubs[0], stubs[1], writers, readers)
-        reading = threading.Thread(target=outage.readers_until_stopped, args=(args.threads,))
-        writing = threading.Thread(target=outage.pairs_until_stopped)
-        reading.start()
-        writing.start()
-        try:
-            wait_for(lambda: outage.reads > 100, "load on the readers' server", timeout=60)
-            drill_outage(cluster, outage, readers_metrics)
-        finally:
-            outage.stop.set()
-            writing.join()
-            reading.join()
-        print(json.dumps({"name": "replicas_outage_own_write_missed", "missed": outage.missed,
-                          "pairs": outage.pairs}), flush=True)
-
-        bench_page(cluster, stubs[1], stubs[2], args.runs)
+        if "pairs" in only:
+            bench_pairs(stubs, writers, readers, readers_metrics, args.pairs, args.threads)
+        if "outage" in only:
+            bench_outage(cluster, stubs, writers, readers, readers_metrics, args.threads)
+        if "page" in only:
+            bench_page(cluster, stubs[1], stubs[2], args.runs)
     finally:
         group.stop()
         cluster.stop()
         print(f"process logs: {logs}", file=sys.stderr)
+
+
+def bench_pairs(stubs, writers, readers, readers_metrics: str, pairs: int, threads: int) -> None:
+    load = Load(stubs[0], stubs[1], writers, readers)
+    reading = threading.Thread(target=load.readers_until_stopped, args=(threads,))
+    writing = threading.Thread(target=load.pairs_then_stop, args=(pairs, threads))
+    reading.start()
+    writing.start()
+    writing.join()
+    reading.join()
+    counts = reads_by_target(readers_metrics)
+    params = {"pairs": pairs, "threads": threads, "writers": WRITERS, "readers": READERS}
+    record("replicas_own_write_missed", {**params, "errors": load.errors}, "reads_missing_own_write", load.missed,
+           "reads", "pairs", load.pairs)
+    record("replicas_other_reads_on_replica", {**params, "errors": load.errors}, "reads_on_replica",
+           counts["replica"], "reads", "reads", counts["replica"] + counts["primary"])
+
+
+def bench_outage(cluster: PostgresCluster, stubs, writers, readers, readers_metrics: str, threads: int) -> None:
+    """Stop the replica mid-load, start it again, and time the readers' return to it."""
+    load = Load(stubs[0], stubs[1], writers, readers)
+    reading = threading.Thread(target=load.readers_until_stopped, args=(threads,))
+    writing = threading.Thread(target=load.pairs_until_stopped)
+    reading.start()
+    writing.start()
+    try:
+        wait_for(lambda: load.reads > 100, "load on the readers' server", timeout=60)
+        calls_before = load.pairs + load.reads
+        cluster.stop_replica()
+        time.sleep(STOP_SECONDS)  # the outage itself: a length of time, not a wait for a state
+        cluster.start_replica()
+        returned_at = time.monotonic()
+        before = reads_by_target(readers_metrics)["replica"]
+        wait_for(lambda: reads_by_target(readers_metrics)["replica"] > before, "reads back on the replica",
+                 timeout=60)
+        back_seconds = time.monotonic() - returned_at
+    finally:
+        load.stop.set()
+        writing.join()
+        reading.join()
+    params = {"stopped_seconds": STOP_SECONDS, "pairs": load.pairs, "own_write_missed": load.missed}
+    record("replicas_outage_errors", params, "errors", load.errors, "calls", "calls_during_outage",
+           load.pairs + load.reads - calls_before)
+    record("replicas_outage_back_on_replica", params, "seconds_to_replica", back_seconds, "s",
+           "probe_retry_interval", RETRY_INTERVAL)
 
 
 if __name__ == "__main__":

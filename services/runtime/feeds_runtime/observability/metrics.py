@@ -60,11 +60,15 @@ DB_POOL_SIZE = Gauge(
 )
 # Read replicas (feeds_runtime.replicas), per service (`application`) and replica (its host:port).
 DB_REPLICA_LAG = Gauge(
-    "feeds_db_replica_lag_seconds", "How far a replica's replay is behind its primary, as last probed.",
+    "feeds_db_replica_lag_seconds", "Time since the primary was at the position a replica has replayed, as "
+    "last probed.", ["application", "replica"], multiprocess_mode="liveall",
+)
+DB_REPLICA_LAG_BYTES = Gauge(
+    "feeds_db_replica_lag_bytes", "WAL the primary had written and a replica had not replayed, as last probed.",
     ["application", "replica"], multiprocess_mode="liveall",
 )
 DB_REPLICA_USABLE = Gauge(
-    "feeds_db_replica_usable", "1 while a replica serves reads: it answers, streams and is within the lag bound.",
+    "feeds_db_replica_usable", "1 while a replica serves reads: it answers and is within the lag bound.",
     ["application", "replica"], multiprocess_mode="liveall",
 )
 DB_READS = Counter(
