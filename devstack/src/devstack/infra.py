@@ -19,6 +19,7 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from devstack.settings import DevSettings
+from feeds_runtime.db import libpq_conninfo
 from feeds_runtime.settings import normalize_database_url
 
 
@@ -50,7 +51,8 @@ def free_port() -> int:
 
 
 def libpq_url(sqlalchemy_url: str) -> str:
-    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    """What psycopg connects with, a list of hosts included (the runtime's one conversion)."""
+    return libpq_conninfo(sqlalchemy_url)
 
 
 def _database_name(url: str) -> str:

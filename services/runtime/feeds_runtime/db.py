@@ -7,6 +7,12 @@ on a read replica when the service has one, feeds_runtime.replicas).
 No pre-ping on checkout: it costs a round trip on every call. When PostgreSQL restarts, the first
 statement on a dead pooled connection fails; SQLAlchemy recognises the disconnect and invalidates the
 whole pool, so the call after it (and the readiness check) opens fresh connections.
+
+`DATABASE_URL` may list several hosts with `target_session_attrs=read-write` (libpq's multi-host
+URL): a connection goes to whichever of them is the primary, so after a standby's promotion the
+fresh connections find the new primary. A node that is no longer the primary (read-only, shutting
+down) counts as a disconnect too, and new connections try the host that last gave one first
+(docs/architecture.md, "PostgreSQL failover").
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 import psycopg
-from sqlalchemy import Connection, CursorResult, Engine, MetaData, Result, create_engine, text
+from psycopg.conninfo import make_conninfo
+from sqlalchemy import Connection, CursorResult, Engine, MetaData, Result, create_engine, event, text
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from feeds_runtime.context import writer_key
 from feeds_runtime.observability.pool import metered_pool_class
@@ -57,6 +66,46 @@ def affected(result: Result[Any]) -> int:
 SESSION_TIMEZONE = {"timezone": "UTC"}
 
 
+# Errors that leave a connection open but of no further use: the node it reached is not the primary
+# any more (25006, a write in a read-only transaction: a demoted node or a standby) or is going away
+# (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now). As for a dropped connection,
+# SQLAlchemy then invalidates the pool, the caller hears a retryable error and the next connections
+# go to whichever host is the primary.
+NOT_PRIMARY_SQLSTATES = frozenset({"25006", "57P01", "57P02", "57P03"})
+
+
+def _not_primary(context: ExceptionContext) -> None:
+    if getattr(context.original_exception, "sqlstate", None) in NOT_PRIMARY_SQLSTATES:
+        context.is_disconnect = True
+
+
+class PrimaryFirst:
+    """Host order for a multi-host URL. libpq tries the hosts in the order given, waiting up to
+    `connect_timeout` on one that does not answer (a host gone from the network) before the next, on
+    every new connection; so each connection tries first the host that gave the last one. After a
+    failover, only the connections opened until one reaches the new primary wait for the old one."""
+
+    def __init__(self) -> None:
+        self.last: tuple[str, int] | None = None
+
+    def order(self, dialect: object, record: ConnectionPoolEntry, cargs: list[object],
+              cparams: dict[str, object]) -> None:
+        hosts = str(cparams.get("host", "")).split(",")
+        if self.last is None or len(hosts) < 2:
+            return
+        ports = str(cparams.get("port", "")).split(",")
+        pairs = list(zip(hosts, ports if len(ports) == len(hosts) else ports * len(hosts), strict=True))
+        host, port = self.last
+        first = next((pair for pair in pairs if pair[0] == host and pair[1] in ("", str(port))), None)
+        if first is not None:
+            pairs.remove(first)
+            cparams["host"] = ",".join(pair[0] for pair in [first, *pairs])
+            cparams["port"] = ",".join(pair[1] for pair in [first, *pairs])
+
+    def remember(self, dbapi_connection: psycopg.Connection, record: ConnectionPoolEntry) -> None:
+        self.last = (dbapi_connection.info.host, dbapi_connection.info.port)
+
+
 def make_engine(database_url: str, *, pool_size: int = 10, application_name: str = "feeds",
                 session_settings: Mapping[str, str] | None = None) -> Engine:
     """`session_settings`: PostgreSQL settings every connection starts with (besides the UTC time
@@ -64,13 +113,35 @@ def make_engine(database_url: str, *, pool_size: int = 10, application_name: str
     connect_args: dict[str, object] = {"application_name": application_name, "connect_timeout": 5}
     settings = {**SESSION_TIMEZONE, **(session_settings or {})}
     connect_args["options"] = " ".join(f"-c {name}={value}" for name, value in settings.items())
-    return create_engine(
+    engine = create_engine(
         database_url,
         poolclass=metered_pool_class(application_name),
         pool_size=pool_size,
         max_overflow=pool_size,
         connect_args=connect_args,
     )
+    event.listen(engine, "handle_error", _not_primary)
+    hosts = PrimaryFirst()
+    event.listen(engine, "do_connect", hosts.order)
+    event.listen(engine, "connect", hosts.remember)
+    return engine
+
+
+def libpq_conninfo(database_url: str) -> str:
+    """The libpq connection string of a SQLAlchemy URL (`normalize_database_url`'s), its host list
+    included, for a connection of psycopg's own."""
+    url = make_url(database_url)
+    _, params = url.get_dialect()().create_connect_args(url)
+    return make_conninfo("", **{name: value for name, value in params.items() if name != "context"})
+
+
+def dedicated_connection(engine: Engine) -> psycopg.Connection:
+    """A connection of the engine's (its host order, time-outs and session settings) that leaves its
+    pool and is closed by whoever holds it: for a session kept open, such as a LISTEN."""
+    pooled = engine.raw_connection()
+    connection = cast(psycopg.Connection, pooled.driver_connection)
+    pooled.detach()
+    return connection
 
 
 def driver_connection(executor: Executor) -> psycopg.Connection:

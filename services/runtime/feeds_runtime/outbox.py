@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import dramatiq
-import psycopg
 from dramatiq.broker import MessageProxy
 from dramatiq.middleware import Middleware, SkipMessage
 from sqlalchemy import (
@@ -59,6 +58,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from feeds_runtime import context
+from feeds_runtime.db import dedicated_connection
 from feeds_runtime.events import EventLog
 from feeds_runtime.jobs import OUTBOX_ID_OPTION, REQUEST_ID_OPTION
 from feeds_runtime.observability import tracing
@@ -429,10 +429,11 @@ class Relay:
         """Relay until stopped: woken by NOTIFY on insert (of a job or an event), polling as a
         fallback, for backoffs, lapsed leases and lost messages."""
         channel = f"{self._table.schema}_outbox"
-        url = self._engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         while not self._stop.is_set():
             try:
-                with psycopg.connect(url, autocommit=True) as listener:
+                # The engine's connection: its primary among the URL's hosts, its connect time-out.
+                with dedicated_connection(self._engine) as listener:
+                    listener.autocommit = True
                     listener.execute(f'LISTEN "{channel}"')
                     while not self._stop.is_set():
                         self._on_cycle()

@@ -7,8 +7,10 @@ Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEW
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Annotated, Final, Literal, TypeVar
+from urllib.parse import quote, urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -94,15 +96,40 @@ class GrpcTlsSettings(RuntimeSettings):
         return None
 
 
+_HOST_PORT = re.compile(r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[^:\[\]]+))(?::(?P<port>\d{1,5}))?")
+
+
+def _hosts_in_query(value: str) -> str:
+    """A libpq multi-host URL (`postgresql://user@h1:5432,h2:5432/db?…`) in SQLAlchemy's form of it
+    (`postgresql://user@/db?host=h1,h2&port=5432,5432&…`), which its URL parser reads and its psycopg
+    dialect hands to libpq as they are. Any other URL is returned unchanged."""
+    parts = urlsplit(value)
+    userinfo, _, hosts = parts.netloc.rpartition("@")
+    if "," not in hosts:
+        return value
+    names, ports = [], []
+    for host in hosts.split(","):
+        match = _HOST_PORT.fullmatch(host)
+        if match is None:
+            raise ValueError(f"{host!r} in the URL's host list is not host, host:port or [ipv6]:port")
+        names.append(match["ipv6"] or match["name"])
+        ports.append(match["port"] or "")
+    query = "&".join([f"host={quote(','.join(names), safe=',')}", f"port={','.join(ports)}",
+                      *filter(None, [parts.query])])
+    return f"{parts.scheme}://{userinfo}@{parts.path}?{query}"
+
+
 def normalize_database_url(value: str) -> str:
-    """Accept postgres://, postgresql:// and postgresql+psycopg:// URLs; always use psycopg 3."""
+    """Accept postgres://, postgresql:// and postgresql+psycopg:// URLs, with one host or libpq's list
+    of hosts (`h1:5432,h2:5432`, the one answering `target_session_attrs` taken); always psycopg 3."""
     # Imported here: the gateway installs the runtime without its database extra.
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
+    value = _hosts_in_query(value)
     try:
         url = make_url(value)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is no number
         raise ValueError("not a database URL (expected postgresql://user@host:port/dbname)") from None
     if url.get_backend_name() not in ("postgresql", "postgres"):
         raise ValueError(f"unsupported database {url.get_backend_name()!r}, expected postgresql")

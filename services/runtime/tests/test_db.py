@@ -1,17 +1,23 @@
 """Database sessions: `read()` runs outside any transaction, and a database restart (every pooled
 connection cut by the server) costs at most one failed call, after which reads, transactions and the
-readiness ping work again, with no pre-ping on checkout."""
+readiness ping work again, with no pre-ping on checkout. A node that refuses writes (a demoted primary
+or a standby) counts as a disconnect, and with a list of hosts new connections go first to the host
+that gave the last one."""
 
 from __future__ import annotations
 
+import socket
+import threading
 import uuid
 from contextlib import ExitStack
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from feeds_runtime.db import Database, make_engine
+from feeds_runtime.interceptors import store_unavailable
 
 POOL = 3
 
@@ -81,3 +87,63 @@ def test_restart_costs_at_most_one_failed_call(database, first_call):
             failures += 1
     assert failures <= 1
     fill_pool(db)  # every connection the pool holds now is live
+
+
+def test_a_node_refusing_writes_is_a_retryable_disconnect(database_url):
+    # Given connections whose node accepts reads only, as a demoted primary or a standby does
+    database = Database(make_engine(database_url, pool_size=2, session_settings={"default_transaction_read_only": "on"}))
+    try:
+        # When a transaction writes, it fails with 25006 (read-only transaction)
+        with pytest.raises(DBAPIError) as caught:
+            with database.transaction() as session:
+                session.execute(text("CREATE TEMPORARY TABLE refused (id int)"))
+        # Then the connection is dropped as after a disconnect, and a caller hears UNAVAILABLE
+        assert getattr(caught.value.orig, "sqlstate", None) == "25006"
+        assert caught.value.connection_invalidated
+        assert store_unavailable(caught.value)
+    finally:
+        database.engine.dispose()
+
+
+class GoneHost:
+    """A listening port that drops every connection at once, as a host whose PostgreSQL is gone; it
+    counts the connections it was offered."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.offered = 0
+        threading.Thread(target=self._drop, daemon=True).start()
+
+    def _drop(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.offered += 1
+            connection.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_new_connections_try_the_host_that_gave_the_last_one_first(database_url):
+    # Given a URL listing a gone host before the live one
+    gone = GoneHost()
+    live = make_url(database_url)
+    _, params = live.get_dialect()().create_connect_args(live)
+    listed = live.set(host=None, port=None, query={
+        **{name: value for name, value in live.query.items() if name not in ("host", "port")},
+        "host": f"127.0.0.1,{params['host']}", "port": f"{gone.port},{params.get('port', '')}"})
+    database = Database(make_engine(listed.render_as_string(hide_password=False), pool_size=1))
+    try:
+        # When connections are opened one after another, each a new one
+        for _ in range(5):
+            database.ping()
+            database.engine.dispose()
+        # Then only the first tried the gone host: the others went to the live one first
+        assert gone.offered == 1
+    finally:
+        database.engine.dispose()
+        gone.close()

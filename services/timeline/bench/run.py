@@ -29,6 +29,11 @@
 10. Rebuild of a viewer following 1,000 authors with 100k posts, requested through the gateway:
    seconds the job ran (started to finished) and from the request until it reads succeeded.
    Baseline: one raw `INSERT … SELECT` of the same rows (the window's most recent posts) for a twin.
+11. Failover: the drill of `devstack.failover` (a primary and a synchronous standby, the primary
+   crashed under a publish load through the gateway, the standby promoted): seconds from the crash
+   to the first publish accepted after it. Baseline: a bare psycopg client reconnecting through the
+   same multi-host URL every 10 ms, from the crash to its first write. The answers (only 2xx and
+   503), publishes in doubt at the crash, and lost or doubled posts and entries are in its params.
 
 The server pulls authors from PULL_THRESHOLD followers on, above the 10k and 100k of the push
 fan-out figures, so those stay comparable with runs before hybrid fan-out.
@@ -41,6 +46,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -55,6 +61,7 @@ import psycopg
 
 from devstack import infra
 from devstack.bench import BENCH_DATA_DIR, latencies_ms, percentile, record
+from devstack.failover import run_drill
 from devstack.host_client import Host
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
@@ -641,6 +648,18 @@ def bench_rebuild(platform: Platform, conn, repeats: int) -> None:
            "raw_insert_select_same_rows", raw)
 
 
+def bench_failover(redis_url: str, data_dir: Path) -> None:
+    report = run_drill(data_dir, redis_url, f"bench-failover-{uuid.uuid4().hex[:8]}")
+    shutil.rmtree(data_dir / "cluster", ignore_errors=True)
+    params = {"clients": report.clients, "followers": report.followers, "accepted": len(report.accepted),
+              "answers": {str(status): n for status, n in sorted(report.statuses.items())},
+              "in_doubt_at_crash": report.in_doubt, "lost": report.missing, "duplicated": report.duplicated,
+              "home_entries_missing": report.home_expected - report.home_found,
+              "home_entries_doubled": report.home_doubled}
+    record("timeline_failover_recovery_seconds", params, "seconds", report.recovery_seconds, "s",
+           "bare_client_reconnect_through_multi_host_url", report.raw_recovery_seconds)
+
+
 def start_worker(platform: Platform, processes: int) -> None:
     env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
     platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
@@ -663,9 +682,9 @@ def main() -> None:
     parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
     parser.add_argument("--mute-tries", type=int, default=1000, help="mutes and unmutes of the mute-to-effect figure")
     parser.add_argument("--only", default="home,metrics,traces,mixed,policy,mute,fanout,headofline,hybrid,window,"
-                                          "rebuild",
+                                          "rebuild,failover",
                         help="comma-separated figures to measure (home, metrics, traces, mixed, policy, mute, "
-                             "fanout, headofline, hybrid, window, rebuild)")
+                             "fanout, headofline, hybrid, window, rebuild, failover)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -731,6 +750,8 @@ def main() -> None:
                 if number == 0 and "rebuild" in only:
                     bench_rebuild(platform, conn, args.repeats)
                 stop_worker(platform, workers)
+        if "failover" in only:
+            bench_failover(resolved.redis_url, logs / "failover")
     finally:
         group.stop()
         infra.drop_database(database_url)
