@@ -13,12 +13,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Generic, TypeVar
 
+import redis
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
 from sqlalchemy import Table
 
-from feeds_runtime import migrations
+from feeds_runtime import migrations, redis_clients
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.errors import DomainError
 from feeds_runtime.events import EventLog, stream_key
@@ -80,6 +81,12 @@ class ServiceDefinition(Generic[S]):
             make_engine(self.settings.database_url, pool_size=self.settings.db_pool_size, application_name=self.name,
                         session_settings=self.session_settings)
         )
+
+    @cached_property
+    def redis(self) -> redis.Redis:
+        """The process's Redis client for what the service keeps there itself (locks, quotas); Dramatiq's
+        broker has its own, from the same settings."""
+        return redis_clients.connect(self.settings)
 
     def migrate(self) -> None:
         migrations.upgrade(self.database.engine, self.migrations_dir, self.schema)
