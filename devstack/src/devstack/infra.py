@@ -29,6 +29,8 @@ class Infra:
     redis_url: str
     # Streaming replicas of the database (same database name), for DATABASE_REPLICA_URLS.
     replica_urls: list[str] = field(default_factory=list)
+    # Where a Sentinel set stands for REDIS_URL (REDIS_SENTINELS, REDIS_SENTINEL_MASTER); empty, none.
+    redis_sentinel_env: dict[str, str] = field(default_factory=dict)
     embedded: list[str] = field(default_factory=list)
     _handles: list[Any] = field(default_factory=list, repr=False)
 
@@ -38,7 +40,7 @@ class Infra:
 
     def env(self) -> dict[str, str]:
         """The variables that tell a process where its infrastructure is."""
-        env = {"DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url}
+        env = {"DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url, **self.redis_sentinel_env}
         if self.replica_urls:
             env["DATABASE_REPLICA_URLS"] = ",".join(self.replica_urls)
         return env
@@ -127,11 +129,18 @@ def resolve(data_dir: Path, database: str = "feeds", settings: DevSettings | Non
         database_url = normalize_database_url(server_uri)
         database_url = make_url(database_url).set(database=database).render_as_string(hide_password=False)
         ensure_database(database_url)
-    redis_url = settings.redis_url
-    # FEEDS_TOPOLOGY=replicated: the Redis Sentinel set is resolved here.
-    if not redis_url:
+    redis_url = settings.redis_url or ""
+    redis_sentinel_env: dict[str, str] = {}
+    if not redis_url and settings.feeds_topology == "replicated":
+        from devstack.sentinel import start_sentinel_set
+
+        sentinels = start_sentinel_set(data_dir / "redis-sentinels")
+        handles.append(sentinels)
+        embedded.append("redis master + replica + 3 sentinels")
+        redis_sentinel_env = sentinels.env()
+    elif not redis_url:
         redis_url, handle = _embedded_redis(data_dir)
         handles.append(handle)
         embedded.append("redis")
-    return Infra(database_url=database_url, redis_url=redis_url, replica_urls=replica_urls, embedded=embedded,
-                 _handles=handles)
+    return Infra(database_url=database_url, redis_url=redis_url, replica_urls=replica_urls,
+                 redis_sentinel_env=redis_sentinel_env, embedded=embedded, _handles=handles)

@@ -18,7 +18,8 @@ class DevSettings(BaseSettings):
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
     # What `make run` starts when DATABASE_URL is unset: one embedded PostgreSQL ("single"), or a
     # primary and one streaming replica ("replicated", devstack.replication) whose URL the services
-    # get as DATABASE_REPLICA_URLS.
+    # get as DATABASE_REPLICA_URLS, and a Redis master, its replica and three Sentinels
+    # (devstack.sentinel) named to them by REDIS_SENTINELS unless REDIS_URL is set.
     feeds_topology: Literal["single", "replicated"] = Field(default="single", validation_alias="FEEDS_TOPOLOGY")
     # Unset, `make run` keeps a per-checkout secret in .data/run, so tokens survive a restart.
     gateway_jwt_secret: str | None = Field(default=None, validation_alias="GATEWAY_JWT_SECRET")

@@ -18,6 +18,7 @@ from devstack import DATA_DIR, infra
 from devstack.replication import PostgresCluster
 from devstack.platform import SERVICES
 from devstack.processes import ProcessGroup
+from devstack.sentinel import SentinelSet
 from devstack.tls import DEV_CA, TOOLS, callers_env
 
 TEST_DATA_DIR = DATA_DIR / "test"
@@ -116,3 +117,13 @@ def processes(tmp_path: Path, platform_env: dict[str, str]) -> Iterator[ProcessG
     group = ProcessGroup(log_dir=tmp_path / "logs", env=platform_env)
     yield group
     group.stop()
+
+
+@pytest.fixture
+def sentinel_set(tmp_path: Path) -> Iterator[SentinelSet]:
+    """A Redis master, its replica and three Sentinels of this test's own, for failover drills; the
+    platform reaches it with `sentinel_set.env()` in place of REDIS_URL."""
+    sentinels = SentinelSet(tmp_path / "sentinels")
+    sentinels.start()
+    yield sentinels
+    sentinels.stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import limits
 from pydantic import BaseModel, Field, SecretStr, ValidationInfo, field_validator
@@ -12,7 +12,7 @@ from feeds_runtime.settings import (
     MIN_SECRET_LENGTH,
     RANDOM_SECRET,
     GrpcTlsSettings,
-    check_redis_url,
+    RedisSettings,
     deployment_secret,
     is_dev,
 )
@@ -24,9 +24,14 @@ class HostKey(BaseModel):
     secret: str
 
 
-class GatewaySettings(GrpcTlsSettings):
+class GatewaySettings(GrpcTlsSettings, RedisSettings):
     """The gateway's settings; its gRPC certificate (GRPC_TLS_*, GrpcTlsSettings) is its identity to
-    the services."""
+    the services. Its Redis (RedisSettings, the services' REDIS_URL or Sentinel set and
+    REDIS_NAMESPACE) is where every replica keeps the rate limits' counts, the host writes' seen
+    signatures and the Idempotency-Key responses. Required, except under FEEDS_ENV=dev, where a
+    gateway without Redis counts in its memory and checks neither of the others."""
+
+    redis_optional_in_dev: ClassVar[bool] = True
 
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", populate_by_name=True)
 
@@ -76,11 +81,6 @@ class GatewaySettings(GrpcTlsSettings):
     member_suggestion_rate_limit: str = "60/minute"
     member_write_rate_limit: str = "300/minute"
     host_rate_limit: str = "60000/minute"
-    # Where every replica keeps the rate limits' counts, the host writes' seen signatures and the
-    # Idempotency-Key responses (the services' REDIS_URL and REDIS_NAMESPACE). Required, except under
-    # FEEDS_ENV=dev, where a gateway without Redis counts in its memory and checks neither of the others.
-    redis_url: str | None = Field(default=None, validate_default=True, validation_alias="REDIS_URL")
-    redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
 
     @field_validator("sign_in_url")
     @classmethod
@@ -133,13 +133,3 @@ class GatewaySettings(GrpcTlsSettings):
         except ValueError:
             raise ValueError("expected requests per period, e.g. 3000/minute or 50/second") from None
         return value
-
-    @field_validator("redis_url")
-    @classmethod
-    def _redis(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value:
-            return check_redis_url(value)
-        if not is_dev(info):
-            raise ValueError("required outside FEEDS_ENV=dev: rate limits, replayed host signatures and "
-                             "Idempotency-Key responses are kept there")
-        return None

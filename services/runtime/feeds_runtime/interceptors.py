@@ -67,12 +67,15 @@ def default_invalid_input(message: str) -> DomainError:
 
 
 # A store that cannot be reached right now (PostgreSQL restarting or failing over, its pool
-# exhausted, Redis down): the call did not happen and may be retried, so the caller hears UNAVAILABLE.
-# SQLAlchemy wraps the driver's connection failures as OperationalError or InterfaceError, and a
-# connection dropped mid-statement as DBAPIError with connection_invalidated set.
+# exhausted, Redis down or failing over): the call did not happen and may be retried, so the caller
+# hears UNAVAILABLE. SQLAlchemy wraps the driver's connection failures as OperationalError or
+# InterfaceError, and a connection dropped mid-statement as DBAPIError with connection_invalidated
+# set. A Redis master demoted by its Sentinels answers writes with READONLY (ReadOnlyError) to a
+# client that still holds a connection to it.
 _STORE_UNAVAILABLE = (
     sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.DisconnectionError,
     sqlalchemy.exc.TimeoutError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+    redis.exceptions.ReadOnlyError,
 )
 
 

@@ -31,7 +31,7 @@ from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware, Retries, default_middleware
 
-from feeds_runtime import context
+from feeds_runtime import context, redis_clients
 from feeds_runtime.observability import tracing
 from feeds_runtime.settings import InfraSettings
 
@@ -120,7 +120,7 @@ def configure_broker(settings: InfraSettings, *, middleware: Sequence[Middleware
                      queue_limits: Mapping[str, int] | None = None) -> RedisBroker:
     broker = LimitedRedisBroker(
         queue_limits=queue_limits or {},
-        url=settings.redis_url,
+        client=redis_clients.connect(settings),
         namespace=settings.redis_namespace,
         middleware=[m() for m in default_middleware if m is not Retries],
         heartbeat_timeout=WORKER_PRESENCE_TIMEOUT_MS,

@@ -19,7 +19,7 @@ from dramatiq.middleware import Middleware
 from prometheus_client.registry import Collector
 from sqlalchemy import Engine, Table
 
-from feeds_runtime import migrations
+from feeds_runtime import migrations, redis_clients
 from feeds_runtime.db import Database, make_engine
 from feeds_runtime.errors import DomainError
 from feeds_runtime.events import EventLog, stream_key
@@ -91,14 +91,20 @@ class ServiceDefinition(Generic[S]):
         if not settings.database_replica_urls:
             return None
         # Short timeouts: a Redis that does not answer sends reads to the primary, never stalls them.
-        client = redis.Redis.from_url(settings.redis_url, socket_timeout=REPLICA_REDIS_TIMEOUT,
-                                      socket_connect_timeout=REPLICA_REDIS_TIMEOUT)
+        client = redis_clients.connect(settings, socket_timeout=REPLICA_REDIS_TIMEOUT,
+                                       socket_connect_timeout=REPLICA_REDIS_TIMEOUT)
         positions = WritePositions(client, f"{settings.redis_namespace}:{self.name}:written:",
                                    ttl_seconds=2 * settings.database_replica_max_lag_seconds)
         engines = [make_engine(url, pool_size=settings.db_pool_size, application_name=f"{self.name}-replica-read",
                                session_settings=self.session_settings) for url in settings.database_replica_urls]
         return ReplicaSet(primary, engines, positions, self.name,
                           max_lag_seconds=settings.database_replica_max_lag_seconds)
+
+    @cached_property
+    def redis(self) -> redis.Redis:
+        """The process's Redis client for what the service keeps there itself (locks, quotas); Dramatiq's
+        broker has its own, from the same settings."""
+        return redis_clients.connect(self.settings)
 
     def migrate(self) -> None:
         migrations.upgrade(self.database.engine, self.migrations_dir, self.schema)

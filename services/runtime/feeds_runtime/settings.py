@@ -1,7 +1,8 @@
 """Typed settings read once per process from environment variables.
 
 Each service subclasses `ServiceSettings` with its own prefix (`TIMELINE_`, `NEWS_`, `SCOUT_`).
-`DATABASE_URL` and `REDIS_URL` are shared names, so one pod spec or one `make run` sets them once.
+`DATABASE_URL` and `REDIS_URL` (or the Sentinel set, `REDIS_SENTINELS`) are shared names, so one pod
+spec or one `make run` sets them once.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Annotated, Final, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 from urllib.parse import quote, urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
@@ -54,6 +55,19 @@ def check_redis_url(value: str) -> str:
     if not value.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError("expected redis://host:port/db, rediss://… or unix://…")
     return value
+
+
+def parse_addresses(value: Any) -> Any:
+    """`host:port,host:port` (a list as it is, for settings built in code) to [(host, port), …]."""
+    if not isinstance(value, str):
+        return value
+    addresses = []
+    for item in filter(None, (part.strip() for part in value.split(","))):
+        host, _, port = item.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"{item!r} is not host:port; expected e.g. sentinel-0:26379,sentinel-1:26379,sentinel-2:26379")
+        addresses.append((host.strip("[]"), int(port)))
+    return addresses
 
 
 class RuntimeSettings(BaseSettings):
@@ -151,7 +165,88 @@ def parse_url_list(value: object) -> object:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-class InfraSettings(RuntimeSettings):
+class RedisSettings(RuntimeSettings):
+    """Where Redis is, for every process that talks to it (feeds_runtime.redis_clients makes the
+    clients): one server at `REDIS_URL`, or the master that a Sentinel set names (`REDIS_SENTINELS`
+    and `REDIS_SENTINEL_MASTER`), found again by asking the Sentinels after a failover. With
+    Sentinels, `REDIS_URL` may still carry what is not an address: the password and user of the
+    data nodes, the database number and `rediss://` for TLS (`redis://:password@/0`)."""
+
+    # Whether a process of this kind may run without any Redis under FEEDS_ENV=dev (the gateway may).
+    redis_optional_in_dev: ClassVar[bool] = False
+
+    redis_sentinels: Annotated[list[tuple[str, int]], NoDecode] = Field(default=[], validation_alias="REDIS_SENTINELS")
+    redis_sentinel_master: str | None = Field(default=None, validate_default=True,
+                                              validation_alias="REDIS_SENTINEL_MASTER")
+    # The Sentinels' own password (their `requirepass`), when they have one.
+    redis_sentinel_password: SecretStr | None = Field(default=None, validate_default=True,
+                                                      validation_alias="REDIS_SENTINEL_PASSWORD")
+    redis_url: str | None = Field(default=None, validate_default=True, validation_alias="REDIS_URL")
+    # Prefix for the platform's Redis keys, so test runs sharing one Redis never see each other's jobs.
+    redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
+
+    @field_validator("redis_sentinels", mode="before")
+    @classmethod
+    def _sentinels(cls, value: Any) -> Any:
+        return parse_addresses(value)
+
+    @field_validator("redis_sentinel_master")
+    @classmethod
+    def _sentinel_master(cls, value: str | None, info: ValidationInfo) -> str | None:
+        value = (value or "").strip() or None
+        if "redis_sentinels" not in info.data:
+            return value  # REDIS_SENTINELS is refused already
+        if info.data["redis_sentinels"] and not value:
+            raise ValueError("required with REDIS_SENTINELS: the name the Sentinels monitor the master under")
+        if value and not info.data["redis_sentinels"]:
+            raise ValueError("only with REDIS_SENTINELS, the Sentinels that know this master")
+        return value
+
+    @field_validator("redis_sentinel_password")
+    @classmethod
+    def _sentinel_password(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        if not info.data.get("redis_sentinels"):
+            raise ValueError("only with REDIS_SENTINELS")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if "redis_sentinels" not in info.data:
+            return value  # REDIS_SENTINELS is refused already
+        if info.data["redis_sentinels"]:
+            if not value:
+                return None
+            if not value.startswith(("redis://", "rediss://")):
+                raise ValueError("with REDIS_SENTINELS, expected redis://… or rediss://… without a host")
+            if urlsplit(value).hostname:
+                raise ValueError("with REDIS_SENTINELS the Sentinels name the master: give no host here, only "
+                                 "what the data nodes need (redis://:password@/0, rediss:///0), or leave it unset")
+            return value
+        if value:
+            return check_redis_url(value)
+        if cls.redis_optional_in_dev and is_dev(info):
+            return None
+        raise ValueError("required: redis://host:port/db (rediss:// for TLS), or REDIS_SENTINELS and "
+                         "REDIS_SENTINEL_MASTER for a Sentinel set" + (" (optional under FEEDS_ENV=dev)"
+                                                                       if cls.redis_optional_in_dev else ""))
+
+    @property
+    def redis_sentinel_set(self) -> tuple[list[tuple[str, int]], str] | None:
+        """(Sentinel addresses, master name) when Redis runs under Sentinel, else None."""
+        if self.redis_sentinels and self.redis_sentinel_master:
+            return self.redis_sentinels, self.redis_sentinel_master
+        return None
+
+    @property
+    def redis_configured(self) -> bool:
+        """Whether any Redis is named (always, but for a dev gateway without one)."""
+        return bool(self.redis_url or self.redis_sentinels)
+
+
+class InfraSettings(RedisSettings):
     """Where PostgreSQL and Redis are; shared by every process kind."""
 
     database_url: str = Field(validation_alias="DATABASE_URL")
@@ -162,9 +257,6 @@ class InfraSettings(RuntimeSettings):
     # kept twice as long, so it outlives any replica that may still serve the caller.
     database_replica_max_lag_seconds: float = Field(default=30.0, gt=0,
                                                     validation_alias="DATABASE_REPLICA_MAX_LAG_SECONDS")
-    redis_url: str = Field(validation_alias="REDIS_URL")
-    # Prefix for Dramatiq's Redis keys, so test runs sharing one Redis never see each other's jobs.
-    redis_namespace: str = Field(default="feeds", validation_alias="REDIS_NAMESPACE")
 
     @field_validator("database_url")
     @classmethod
@@ -180,11 +272,6 @@ class InfraSettings(RuntimeSettings):
     @classmethod
     def _replica_urls(cls, value: list[str]) -> list[str]:
         return [normalize_database_url(url) for url in value]
-
-    @field_validator("redis_url")
-    @classmethod
-    def _redis_url(cls, value: str) -> str:
-        return check_redis_url(value)
 
 
 class ServiceSettings(InfraSettings):

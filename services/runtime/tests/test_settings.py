@@ -4,7 +4,7 @@ import pytest
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 
-from feeds_runtime.settings import InfraSettings, normalize_database_url
+from feeds_runtime.settings import InfraSettings, load_settings, normalize_database_url
 
 INFRA = {"DATABASE_URL": "postgresql://u@localhost/db", "REDIS_URL": "redis://localhost:6379/0"}
 
@@ -73,3 +73,43 @@ def test_a_list_of_hosts_is_taken_in_sqlalchemys_form():
 def test_a_bad_list_of_hosts_is_refused(url):
     with pytest.raises(ValueError):
         normalize_database_url(url)
+
+SENTINELS = {"REDIS_SENTINELS": "sentinel-0:26379, sentinel-1:26379,sentinel-2:26379", "REDIS_SENTINEL_MASTER": "feeds"}
+
+
+def refused(capsys, monkeypatch, env: dict[str, str]) -> str:
+    """The line a process stops with, for these Redis variables."""
+    for key in ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_SENTINEL_PASSWORD"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SystemExit):
+        load_settings(InfraSettings)
+    return capsys.readouterr().err
+
+
+def test_a_sentinel_set_stands_for_redis_url(infra_env):
+    infra_env.delenv("REDIS_URL")
+    for key, value in SENTINELS.items():
+        infra_env.setenv(key, value)
+    settings = InfraSettings()
+    assert settings.redis_sentinels == [("sentinel-0", 26379), ("sentinel-1", 26379), ("sentinel-2", 26379)]
+    assert settings.redis_sentinel_master == "feeds" and settings.redis_url is None and settings.redis_configured
+    # REDIS_URL may still carry the data nodes' password, database and TLS, never an address
+    infra_env.setenv("REDIS_URL", "rediss://:node-password@/2")
+    assert InfraSettings().redis_url == "rediss://:node-password@/2"
+
+
+@pytest.mark.parametrize("env,expected", [
+    ({}, "REDIS_URL: required: redis://host:port/db"),
+    ({"REDIS_SENTINELS": "sentinel-0"}, "REDIS_SENTINELS: 'sentinel-0' is not host:port"),
+    ({"REDIS_SENTINELS": "sentinel-0:0"}, "REDIS_SENTINELS: 'sentinel-0:0' is not host:port"),
+    ({"REDIS_SENTINELS": "sentinel-0:26379"}, "REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS"),
+    ({"REDIS_SENTINEL_MASTER": "feeds", "REDIS_URL": "redis://r:6379/0"}, "REDIS_SENTINEL_MASTER: only with REDIS_SENTINELS"),
+    ({"REDIS_SENTINEL_PASSWORD": "p", "REDIS_URL": "redis://r:6379/0"}, "REDIS_SENTINEL_PASSWORD: only with REDIS_SENTINELS"),
+    ({**SENTINELS, "REDIS_URL": "redis://r:6379/0"}, "REDIS_URL: with REDIS_SENTINELS the Sentinels name the master"),
+    ({**SENTINELS, "REDIS_URL": "unix:///run/redis.sock"}, "REDIS_URL: with REDIS_SENTINELS, expected redis://"),
+])
+def test_bad_redis_settings_stop_the_process_with_one_clear_line(infra_env, capsys, env, expected):
+    line = refused(capsys, infra_env, env)
+    assert line.startswith("configuration error: ") and expected in line, line

@@ -35,8 +35,6 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
         with the Threads source, its token's care (self-check and refresh); both stop when the
         server starts draining. The segmentation, gloss and pinyin dictionaries are mapped first
         (built first when the cache has none), so no request waits for them past its deadline."""
-        import redis
-
         from scout.pipeline import glosses, romanize
         from scout.pipeline.sources.threads_token import ThreadsToken
         from scout.pipeline.text import load_dictionary
@@ -46,9 +44,9 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
         glosses.load()
         romanize.load()
         server = super().build_server(tls)
-        server.on_drain(watchdog.start(self.database, self.settings).set)
+        server.on_drain(watchdog.start(self.database, self.settings, self.redis).set)
         if "threads" in self.settings.source_names:
-            care = ThreadsToken(self.settings, self.database, redis.Redis.from_url(self.settings.redis_url))
+            care = ThreadsToken(self.settings, self.database, self.redis)
             server.on_drain(care.start().set)
         return server
 

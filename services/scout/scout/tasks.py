@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from functools import cache
-
 import dramatiq
-import redis
 
 from scout.app import SERVICE
 from scout.scan.executor import ScanExecution, scan_lock_key
 from scout.jobs import SCAN_QUEUE, SCAN_RUN
 
 
-@cache
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(SERVICE.settings.redis_url)
-
-
 def _sources():
     from scout.pipeline.sources import build_sources
 
-    return build_sources(SERVICE.settings, _redis(), SERVICE.database)
+    return build_sources(SERVICE.settings, SERVICE.redis, SERVICE.database)
 
 
 @dramatiq.actor(queue_name=SCAN_QUEUE, actor_name=SCAN_RUN, min_backoff=500, max_backoff=2_000,
@@ -32,6 +24,6 @@ def scan_run(job_id: str, owner_id: str) -> None:
     done); a worker that lost its lock fails the message too, so a retry takes the job over."""
     settings = SERVICE.settings
     ScanExecution(
-        SERVICE.database, _redis(), scan_lock_key(settings.redis_namespace, job_id), settings.scan_lock_seconds,
+        SERVICE.database, SERVICE.redis, scan_lock_key(settings.redis_namespace, job_id), settings.scan_lock_seconds,
         _sources, uuid.UUID(job_id), uuid.UUID(owner_id), settings.scan_now, settings.ranking,
     ).execute()

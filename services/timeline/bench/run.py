@@ -34,6 +34,12 @@
    to the first publish accepted after it. Baseline: a bare psycopg client reconnecting through the
    same multi-host URL every 10 ms, from the crash to its first write. The answers (only 2xx and
    503), publishes in doubt at the crash, and lost or doubled posts and entries are in its params.
+12. The Redis master killed mid fan-out: a timeline server, worker and relay on a Sentinel set (a
+   master, its replica, three Sentinels; devstack.sentinel), a post by an author with 20k followers,
+   the master SIGKILLed once a few of its chunks are written. Seconds from the promotion to the next
+   chunk written, against the Sentinels' own failover time (kill to promotion); and seconds from the
+   publish to the last entry against the same fan-out with no fault. Lost and duplicated entries are
+   reported (both must be 0).
 
 The server pulls authors from PULL_THRESHOLD followers on, above the 10k and 100k of the push
 fan-out figures, so those stay comparable with runs before hybrid fan-out.
@@ -65,6 +71,7 @@ from devstack.failover import run_drill
 from devstack.host_client import Host
 from devstack.platform import Platform, Ports
 from devstack.processes import ProcessGroup, grpc_serving, http_ok, python_module, wait_for
+from devstack.sentinel import SentinelSet
 from devstack.tls import DEV_CA
 from feeds.timeline.v1 import timeline_pb2 as pb
 from feeds.timeline.v1 import timeline_pb2_grpc
@@ -660,6 +667,77 @@ def bench_failover(redis_url: str, data_dir: Path) -> None:
            "bare_client_reconnect_through_multi_host_url", report.raw_recovery_seconds)
 
 
+FAILOVER_FOLLOWERS = 20_000
+# Forty chunks, so the master dies with most of the fan-out still to run.
+FAILOVER_CHUNK = 500
+FAILOVER_KILL_AFTER_CHUNKS = 5
+
+
+def chunks_done(conn: psycopg.Connection, post_id: str) -> int:
+    row = conn.execute("SELECT chunks_done FROM timeline.fanout_progress WHERE post_id = %s", (post_id,)).fetchone()
+    return row[0] if row else 0
+
+
+def wait_fanned_out(conn: psycopg.Connection, post_id: str) -> float:
+    while fanout_running(conn, post_id) or not chunks_done(conn, post_id):
+        time.sleep(0.005)
+    return time.perf_counter()
+
+
+def bench_redis_failover(group: ProcessGroup, conn: psycopg.Connection, followers: int) -> None:
+    sentinels = SentinelSet(BENCH_DATA_DIR / f"sentinels-{uuid.uuid4().hex[:8]}")
+    sentinels.start()
+    log_dir = group.log_dir / "redis-failover" if group.log_dir else None
+    processes = ProcessGroup(log_dir=log_dir, env={**group.env, "REDIS_URL": "", **sentinels.env()})
+    platform = Platform(processes, ports=Ports.free(), extra_env={"timeline": {
+        "TIMELINE_PULL_THRESHOLD": str(PULL_THRESHOLD), "TIMELINE_FANOUT_CHUNK_SIZE": str(FAILOVER_CHUNK)}})
+    try:
+        platform.start_service("timeline", ("server", "worker", "relay"))
+        wait_for(lambda: grpc_serving(platform.grpc_address("timeline")), "timeline SERVING", processes)
+        stub = timeline_pb2_grpc.TimelineServiceStub(DEV_CA.channel(platform.grpc_address("timeline")))
+        calm, author = uuid.uuid4(), uuid.uuid4()
+        with conn.transaction():
+            add_followers(conn, calm, followers)
+            add_followers(conn, author, followers)
+        conn.execute("ANALYZE timeline.follows")
+        # The same fan-out with no fault, on the same processes.
+        started = time.perf_counter()
+        calm_post = publish(stub, calm, "no fault")
+        calm_seconds = wait_fanned_out(conn, calm_post.id) - started
+        started = time.perf_counter()
+        post = publish(stub, author, "failover")
+        while chunks_done(conn, post.id) < FAILOVER_KILL_AFTER_CHUNKS:
+            time.sleep(0.005)
+        sentinels.kill_master()
+        killed_at = time.perf_counter()
+        if not fanout_running(conn, post.id):
+            raise SystemExit("the fan-out finished before the master was killed")
+        sentinels.wait_for_failover(60)
+        promoted_at = time.perf_counter()
+        at_promotion = chunks_done(conn, post.id)
+        while chunks_done(conn, post.id) == at_promotion and fanout_running(conn, post.id):
+            time.sleep(0.005)
+        resumed_at = time.perf_counter()
+        finished_at = wait_fanned_out(conn, post.id)
+        wait_for(lambda: jobs_idle(conn), "timeline jobs drained", None, timeout=600)
+        entries, viewers = conn.execute("SELECT count(*), count(DISTINCT viewer_id) FROM timeline.timeline_entries "
+                                        "WHERE post_id = %s AND kind = 'following'", (post.id,)).fetchone()
+    finally:
+        processes.stop()
+        sentinels.stop()
+    params = {"followers": followers, "chunk_size": FAILOVER_CHUNK, "chunks": chunks_done(conn, post.id),
+              "killed_after_chunks": FAILOVER_KILL_AFTER_CHUNKS, "chunks_at_promotion": at_promotion,
+              "failover_seconds": round(promoted_at - killed_at, 3),
+              "resume_seconds_after_promotion": round(resumed_at - promoted_at, 3),
+              "lost_entries": followers - viewers, "duplicated_entries": entries - viewers}
+    if params["lost_entries"] or params["duplicated_entries"]:
+        raise SystemExit(f"the fan-out across the failover lost or doubled entries: {params}")
+    record("timeline_redis_failover_fanout_resume", params, "seconds_promotion_to_next_chunk",
+           resumed_at - promoted_at, "s", "sentinel_failover_kill_to_promotion", promoted_at - killed_at)
+    record("timeline_redis_failover_fanout_total", params, "seconds_publish_to_last_entry",
+           finished_at - started, "s", "same_fanout_no_fault", calm_seconds)
+
+
 def start_worker(platform: Platform, processes: int) -> None:
     env = {**platform.service_env("timeline"), "TIMELINE_WORKER_PROCESSES": str(processes)}
     platform.group.start(f"timeline-worker-{processes}", python_module("timeline", "worker"), env)
@@ -682,9 +760,9 @@ def main() -> None:
     parser.add_argument("--window-posts", type=int, default=10_000, help="followed posts of the entries-per-viewer figure")
     parser.add_argument("--mute-tries", type=int, default=1000, help="mutes and unmutes of the mute-to-effect figure")
     parser.add_argument("--only", default="home,metrics,traces,mixed,policy,mute,fanout,headofline,hybrid,window,"
-                                          "rebuild,failover",
+                                          "rebuild,redis-failover,failover",
                         help="comma-separated figures to measure (home, metrics, traces, mixed, policy, mute, "
-                             "fanout, headofline, hybrid, window, rebuild, failover)")
+                             "fanout, headofline, hybrid, window, rebuild, redis-failover, failover)")
     args = parser.parse_args()
 
     resolved = infra.resolve(BENCH_DATA_DIR)
@@ -750,6 +828,8 @@ def main() -> None:
                 if number == 0 and "rebuild" in only:
                     bench_rebuild(platform, conn, args.repeats)
                 stop_worker(platform, workers)
+            if "redis-failover" in only:
+                bench_redis_failover(group, conn, FAILOVER_FOLLOWERS)
         if "failover" in only:
             bench_failover(resolved.redis_url, logs / "failover")
     finally:

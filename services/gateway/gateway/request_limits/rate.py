@@ -29,9 +29,6 @@ from gateway.settings import GatewaySettings
 
 log = logging.getLogger("gateway.rate_limits")
 
-_SCHEMES = {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}
-
-
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The member writes with a quota of their own, by path (the path itself or below it); any other
 # member write counts against `writes`.
@@ -57,12 +54,12 @@ class RateLimits:
             ("subscriptions", settings.member_subscription_rate_limit), ("scans", settings.member_scan_rate_limit),
             ("suggestions", settings.member_suggestion_rate_limit), ("writes", settings.member_write_rate_limit),
             ("host", settings.host_rate_limit))}
-        if client is not None and settings.redis_url:
-            scheme, rest = settings.redis_url.split("://", 1)
-            # limits documents `connection_pool` among the client options it passes on, but types
-            # those options as scalars.
+        if client is not None:
+            # On the gateway's own pool (a Sentinel one follows a failover), so the URI names nothing
+            # more. limits documents `connection_pool` among the client options it passes on, but
+            # types those options as scalars.
             storage: MemoryStorage | RedisStorage = RedisStorage(
-                f"{_SCHEMES[scheme]}://{rest}", implementation="redispy",
+                "async+redis://", implementation="redispy",
                 connection_pool=client.connection_pool,  # type: ignore[arg-type]
                 wrap_exceptions=True, key_prefix=f"{settings.redis_namespace}:rate-limits")
         else:

@@ -55,10 +55,9 @@ def sweep(database: Database, settings: ScoutSettings, redis_client: redis.Redis
     return failed + lost
 
 
-def start(database: Database, settings: ScoutSettings) -> threading.Event:
+def start(database: Database, settings: ScoutSettings, redis_client: redis.Redis) -> threading.Event:
     """Sweep every `watchdog_interval_seconds` in a daemon thread until the returned event is set."""
     stop = threading.Event()
-    redis_client = redis.Redis.from_url(settings.redis_url)
 
     def loop() -> None:
         while not stop.wait(settings.watchdog_interval_seconds):
