@@ -179,8 +179,10 @@ def test_missing_setting_is_named_by_its_variable():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     # Production by default: the missing secret is named beside the missing URLs, on the same line.
-    assert result.stderr.strip() == ("configuration error: DATABASE_URL: Field required; REDIS_URL: Field required; "
-                                     "NEWS_CURSOR_SECRET: required outside FEEDS_ENV=dev, e.g. `openssl rand -hex 32`")
+    assert result.stderr.strip() == (
+        "configuration error: REDIS_URL: required: redis://host:port/db (rediss:// for TLS), or REDIS_SENTINELS and "
+        "REDIS_SENTINEL_MASTER for a Sentinel set; DATABASE_URL: Field required; "
+        "NEWS_CURSOR_SECRET: required outside FEEDS_ENV=dev, e.g. `openssl rand -hex 32`")
 
 
 def test_reflection_lists_the_services(probe):
