@@ -11,8 +11,8 @@ from collections import Counter
 from devstack.failover import run_drill
 
 
-def test_primary_failover_under_publish_load(tmp_path, redis_url, redis_namespace):
-    report = run_drill(tmp_path, redis_url, f"{redis_namespace}-failover")
+def test_primary_failover_under_publish_load(cluster_data_dir, redis_url, redis_namespace):
+    report = run_drill(cluster_data_dir, redis_url, f"{redis_namespace}-failover")
 
     # Clients heard a success or a 503, nothing else, and the drill did cross a gap
     assert report.errors == Counter(), f"answers besides 2xx and 503: {report.errors}"

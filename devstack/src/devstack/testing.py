@@ -10,6 +10,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -93,21 +94,36 @@ def settings_env(platform_env: dict[str, str]) -> Iterator[dict[str, str]]:
             os.environ[key] = value
 
 
+@contextmanager
+def _cluster_folder() -> Iterator[Path]:
+    # Under .data/test rather than pytest's temporary folder: pytest makes that folder private again
+    # at the start of every session, which would lock a server running as another user out of it.
+    data_dir = TEST_DATA_DIR / f"postgres-cluster-{uuid.uuid4().hex[:12]}"
+    try:
+        yield data_dir
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster_data_dir() -> Iterator[Path]:
+    """A folder of this test's own for a PostgreSQL cluster it starts itself (one it stops or promotes)."""
+    with _cluster_folder() as data_dir:
+        yield data_dir
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[PostgresCluster]:
     """A primary and one streaming standby of the session's own (devstack.replication), for the replica
     drills. A test that stops the standby starts it again; one that stops or promotes the primary
-    starts a cluster of its own."""
-    # Under .data/test rather than pytest's temporary folder: pytest makes that folder private again
-    # at the start of every session, which would lock a server running as another user out of it.
-    data_dir = TEST_DATA_DIR / f"postgres-cluster-{uuid.uuid4().hex[:12]}"
-    cluster = PostgresCluster(data_dir)
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.stop()
-        shutil.rmtree(data_dir, ignore_errors=True)
+    starts a cluster of its own in `cluster_data_dir`."""
+    with _cluster_folder() as data_dir:
+        cluster = PostgresCluster(data_dir)
+        try:
+            cluster.start()
+            yield cluster
+        finally:
+            cluster.stop()
 
 
 @pytest.fixture
