@@ -9,7 +9,7 @@ import hashlib
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import grpc
 import pytest
@@ -148,7 +148,7 @@ def test_the_unique_index_decides_a_race(engine) -> None:
     def run_values() -> dict:
         return dict(id=uuid.uuid4(), owner_id=owner, job_id=uuid.uuid4(), theme_key="t", theme_label="t", intent="t",
                     mode="topic", brand_id=None, terms=["t"], target_count=5, status="queued",
-                    created_at=datetime.now(timezone.utc), idempotency_key=key, request_fingerprint="f")
+                    created_at=datetime.now(UTC), idempotency_key=key, request_fingerprint="f")
 
     first_values, second_values = run_values(), run_values()
     with Session(engine) as first:

@@ -4,7 +4,9 @@ success or a client error) is kept for GATEWAY_IDEMPOTENCY_EXPIRY_SECONDS; a ret
 and the same request gets that response again (status and body); the same key with another request
 is a 422; a retry while the first is still running is a 409. Keys are the caller's own: a host
 tenant's for one acting user, or a member's. Kept in Redis, so every replica answers alike; when
-Redis cannot be reached such a write is a 503 rather than a second post or scan."""
+Redis cannot be reached such a write is a 503 rather than a second post or scan. The routes also
+pass the key to the service, whose own record of it answers once this one has lapsed or kept nothing
+(a 5xx whose commit is unknown)."""
 
 from __future__ import annotations
 
@@ -37,7 +39,8 @@ IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "maxLength": MAX_KEY_CHARS, "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$"},
     "description": "A retry with the same key and request answers as the first did (kept GATEWAY_IDEMPOTENCY_EXPIRY_SECONDS, 24 h by default); the same key "
-                   "with another request is a 422, while the first still runs a 409.",
+                   "with another request is a 422, while the first still runs a 409. Past that, the service's own record of the key "
+                   "answers the same post or run, and another request under it is a 422.",
 }
 
 
