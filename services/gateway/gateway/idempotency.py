@@ -4,7 +4,9 @@ success or a client error) is kept for GATEWAY_IDEMPOTENCY_EXPIRY_SECONDS; a ret
 and the same request gets that response again (status and body); the same key with another request
 is a 422; a retry while the first is still running is a 409. Keys are the caller's own: a host
 tenant's for one acting user, or a member's. Kept in Redis, so every replica answers alike; when
-Redis cannot be reached such a write is a 503 rather than a second post or scan."""
+Redis cannot be reached such a write is a 503 rather than a second post or scan. The routes also
+pass the key to the service, whose own record of it answers once this one has lapsed or kept nothing
+(a 5xx whose commit is unknown)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import redis
 import redis.asyncio
 from fastapi import Request, Response
 
+from feeds_runtime.idempotency import KEY_RULE, MAX_KEY_CHARS, valid_key
 from gateway import envelopes, store
 from gateway.api_error import ApiError
 from gateway.errors import VALIDATION_CODE
@@ -25,24 +28,20 @@ from gateway.settings import GatewaySettings
 
 log = logging.getLogger("gateway.idempotency")
 
-MAX_KEY_CHARS = 255
 # A key stays claimed this long by a request that never finishes (its gateway died): far longer than
 # a request may take (the gRPC deadline), short enough for the client's retry to go through.
 PENDING_SECONDS = 120
 
 
-# The header as the OpenAPI document states it: what `_valid` accepts, with no space at either end
+# The header as the OpenAPI document states it: what `valid_key` accepts, with no space at either end
 # (HTTP trims them).
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "maxLength": MAX_KEY_CHARS, "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$"},
     "description": "A retry with the same key and request answers as the first did (kept GATEWAY_IDEMPOTENCY_EXPIRY_SECONDS, 24 h by default); the same key "
-                   "with another request is a 422, while the first still runs a 409.",
+                   "with another request is a 422, while the first still runs a 409. Past that, the service's own record of the key "
+                   "answers the same post or run, and another request under it is a 422.",
 }
-
-
-def _valid(key: str) -> bool:
-    return 0 < len(key) <= MAX_KEY_CHARS and key.isascii() and key.isprintable()
 
 
 class Idempotency:
@@ -54,10 +53,10 @@ class Idempotency:
         keys = request.headers.getlist("idempotency-key")
         if not keys:
             return await handler()
-        if len(keys) > 1 or not _valid(keys[0]):
+        if len(keys) > 1 or not valid_key(keys[0]):
             context = envelopes.context_for_path(request.url.path)
             raise ApiError(400, VALIDATION_CODE[context],
-                           f"Idempotency-Key must be one header of 1 to {MAX_KEY_CHARS} printable ASCII characters")
+                           f"Idempotency-Key must be one header of {KEY_RULE}")
         if self._client is None:  # dev without Redis: only the services' own checks
             return await handler()
         fingerprint = hashlib.sha256("\n".join([request.method, request.url.path, request.url.query]).encode()

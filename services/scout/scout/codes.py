@@ -26,6 +26,11 @@ def invalid_text(message: str) -> InvalidArgument:
     return InvalidArgument("invalid_text", message, scout_code=400005)
 
 
+def invalid_request(message: str) -> InvalidArgument:
+    """A malformed call the gateway refuses itself before it reaches the service, with this code."""
+    return InvalidArgument("invalid_request", message, scout_code=400000)
+
+
 def run_not_found() -> NotFound:
     return NotFound("run_not_found", "run not found", scout_code=404001)
 
@@ -53,6 +58,10 @@ def post_status_conflict(status: str, action: str) -> Conflict:
 def job_terminal(status: str) -> Conflict:
     return Conflict("job_terminal", f"the job already {status}", scout_code=409003)
 
+
+def idempotency_conflict() -> Conflict:
+    """A 422 at the gateway (errors.REASON_STATUS), with the code of its own record of the key's answer."""
+    return Conflict("idempotency_conflict", "this Idempotency-Key was used for a different scan", scout_code=422000)
 
 
 def too_many_running_scans(limit: int) -> ResourceExhausted:

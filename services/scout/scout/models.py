@@ -110,9 +110,16 @@ class Run(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The Idempotency-Key the run was created under (docs/scout.md 5.1), and the sha256 of its brief
+    # as the service read it, to tell a retry from another scan under the key.
+    idempotency_key: Mapped[str | None] = mapped_column(String(255))
+    request_fingerprint: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (
         Index("ix_runs_owner_id_created_at_id", "owner_id", sql("created_at DESC"), sql("id DESC")),
+        # A scan retried with the same key finds the first run.
+        Index("uq_runs_idempotency", "owner_id", "idempotency_key", unique=True,
+              postgresql_where=sql("idempotency_key IS NOT NULL")),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 from sqlalchemy.orm import Session
 
 from feeds_runtime import outbox
+from feeds_runtime.idempotency import KEY_RULE, request_fingerprint, valid_key
 from scout import codes, jobs
 from scout.brief import MODES, Brief, validate_intent, validate_theme_key
 from scout.clock import now_utc
@@ -82,30 +83,50 @@ class ScoutService:
 
     # Runs.
 
-    def scan(self, owner: uuid.UUID, brief: Brief, max_running: int) -> tuple[Job, Run]:
+    def scan(self, owner: uuid.UUID, brief: Brief, max_running: int,
+             idempotency_key: str | None) -> tuple[Job, Run, bool]:
         """A new run and its job, scheduled through the outbox in this same transaction: either the
         run, the job and the delivery all exist, or none does. Refused while `max_running` of the
         member's runs are queued or running (the member's scans start one at a time, so two at once
-        cannot both take the last place)."""
+        cannot both take the last place). With an idempotency key, the owner's run already created
+        under it for the same brief answers instead (the unique index decides, so of two identical
+        scans at once one creates the run); another brief under the key is a conflict. Returns the
+        job, the run and whether an earlier scan answered."""
+        if idempotency_key is not None and not valid_key(idempotency_key):
+            raise codes.invalid_request(f"Idempotency-Key must be {KEY_RULE}")
         require_topic(brief)
-        if self.runs.lock_and_count_active(owner) >= max_running:
-            raise codes.too_many_running_scans(max_running)
+        active = self.runs.lock_and_count_active(owner)
         now = now_utc()
         run_id, job_id = uuid.uuid4(), uuid.uuid4()
+        # The brief as the service reads it (trimmed, defaults filled in) is what makes two scans the same.
+        fingerprint = request_fingerprint(brief.to_json()) if idempotency_key is not None else None
+        created = self.runs.insert(dict(
+            id=run_id, owner_id=owner, job_id=job_id, theme_key=brief.theme_key, theme_label=brief.theme_label,
+            intent=brief.intent, mode=brief.mode, brand_id=brief.brand_id, terms=list(brief.terms),
+            target_count=brief.target_count, status=QUEUED, created_at=now, idempotency_key=idempotency_key,
+            request_fingerprint=fingerprint,
+        ))
+        if not created:
+            assert idempotency_key is not None, "only a scan with a key can conflict"
+            run_id, job_id, existing_fingerprint = self.runs.by_idempotency_key(owner, idempotency_key)
+            if existing_fingerprint != fingerprint:
+                raise codes.idempotency_conflict()
+            return *self._job_and_run(owner, job_id, run_id), True
+        # Counted before this run was written; refusing rolls the run back with the transaction.
+        if active >= max_running:
+            raise codes.too_many_running_scans(max_running)
         self.jobs.insert(dict(
             id=job_id, owner_id=owner, template_type=SCAN_TEMPLATE, ref_id=run_id, status=QUEUED,
             payload={"run_id": str(run_id), "brief": brief.to_json()}, progress="queued",
             progress_target=brief.target_count, created_at=now, updated_at=now,
         ))
-        self.runs.insert(dict(
-            id=run_id, owner_id=owner, job_id=job_id, theme_key=brief.theme_key, theme_label=brief.theme_label,
-            intent=brief.intent, mode=brief.mode, brand_id=brief.brand_id, terms=list(brief.terms),
-            target_count=brief.target_count, status=QUEUED, created_at=now,
-        ))
         # The job's owner travels with the message, so the worker's first query is scoped to it too.
         outbox.add(self.session, outbox_table, jobs.SCAN_QUEUE, jobs.SCAN_RUN, str(job_id), str(owner))
+        return *self._job_and_run(owner, job_id, run_id), False
+
+    def _job_and_run(self, owner: uuid.UUID, job_id: uuid.UUID, run_id: uuid.UUID) -> tuple[Job, Run]:
         job, run = self.jobs.get(owner, job_id), self.runs.get(owner, run_id)
-        assert job is not None and run is not None, "written in this transaction"
+        assert job is not None and run is not None, "written with the run, in this transaction or an earlier one"
         return job, run
 
     def list_runs(self, owner: uuid.UUID, page: int, size: int, brand_id: str, mode: str) -> Listing[Run]:

@@ -108,8 +108,9 @@ class ScoutServicer(scout_pb2_grpc.ScoutServiceServicer):
 
     def Scan(self, request, context):
         brief = brief_of(request.brief)
-        job, run = self._call(lambda s, owner: s.scan(owner, brief, self.settings.max_running_scans))
-        return pb.ScanResponse(job=job_message(job), run=run_message(run))
+        job, run, replayed = self._call(lambda s, owner: s.scan(owner, brief, self.settings.max_running_scans,
+                                                                request.idempotency_key or None))
+        return pb.ScanResponse(job=job_message(job), run=run_message(run), replayed=replayed)
 
     def SuggestTerms(self, request, context):
         require_actor()

@@ -49,7 +49,6 @@ class Moderation(enum.StrEnum):
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 MAX_BODY_CHARS = 10_000
-MAX_IDEMPOTENCY_KEY_CHARS = 255
 # Active mutes a viewer may hold at once.
 MAX_MUTES_PER_VIEWER = 1000
 # Active word filters a viewer may hold at once, and the length of a phrase.

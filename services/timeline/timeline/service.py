@@ -4,8 +4,6 @@ statement, an autocommit connection); never commits."""
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import uuid
 
 from sqlalchemy.orm import Session
@@ -13,13 +11,13 @@ from sqlalchemy.orm import Session
 from feeds_runtime import events, outbox
 from feeds_runtime.db import Executor
 from feeds_runtime.folding import fold
+from feeds_runtime.idempotency import KEY_RULE, request_fingerprint, valid_key
 from feeds_runtime.text import is_blank
 from timeline import codes, jobs, rebuilds
 from timeline.cursor import HomeCursors, Position
 from timeline.domain import (
     DEFAULT_PAGE_SIZE,
     MAX_BODY_CHARS,
-    MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_PAGE_SIZE,
     Delivery,
     FilterMatch,
@@ -85,15 +83,11 @@ class TimelineService:
         labels = check_labels(labels or [])
         if is_blank(body) or len(body) > MAX_BODY_CHARS:
             raise codes.invalid_request(f"body must be 1 to {MAX_BODY_CHARS} characters, not blank")
-        if idempotency_key is not None and not (
-            0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_CHARS and idempotency_key.isascii()
-            and idempotency_key.isprintable()
-        ):
-            raise codes.invalid_request(
-                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters")
+        if idempotency_key is not None and not valid_key(idempotency_key):
+            raise codes.invalid_request(f"Idempotency-Key must be {KEY_RULE}")
         # Labels count in the fingerprint when there are some, so keys of posts without labels keep theirs.
-        fingerprint = (hashlib.sha256(json.dumps([body, visibility.value, *([labels] if labels else [])]).encode())
-                       .hexdigest() if idempotency_key is not None else None)
+        fingerprint = (request_fingerprint(body, visibility.value, *([labels] if labels else []))
+                       if idempotency_key is not None else None)
         post_id = uuid.uuid4()
         # A big account's post reaches its followers by pull, decided once, when it is published.
         pulled = visibility is Visibility.PUBLIC and self.graph.has_followers(tenant_id, author_id,

@@ -14,8 +14,8 @@ SERVICE_CODES: dict[Context, tuple[str, ...]] = {
                    "NEWS_SUBSCRIPTION_SELF", "invalid_request", "unauthenticated"),
     Context.SCOUT: ("invalid_brief", "invalid_target_count", "invalid_id", "invalid_filter", "invalid_text",
                     "run_not_found", "post_not_found", "job_not_found", "homework_not_found", "run_not_terminal",
-                    "post_status_conflict", "job_terminal", "too_many_running_scans", "invalid_request",
-                    "unauthenticated"),
+                    "post_status_conflict", "job_terminal", "idempotency_conflict", "too_many_running_scans",
+                    "invalid_request", "unauthenticated"),
 }
 
 # Scout's numeric codes the services send (ErrorInfo metadata `scout_code`); any other error's code is

@@ -165,7 +165,11 @@ def _jobs(request: Request, actor: uuid.UUID):
 async def scan(request: Request, actor: Member, body: ScanBody) -> Response:
     async def create() -> Response:
         stub, options = _scout(request, actor)
-        response = await stub.Scan(pb.ScanRequest(brief=body.brief.message()), **options)
+        response = await stub.Scan(pb.ScanRequest(brief=body.brief.message(),
+                                                  idempotency_key=request.headers.get("idempotency-key", "")),
+                                   **options)
+        # A run the service already held under this key (the gateway's record of the first answer
+        # having lapsed) is answered as that first scan was.
         scanned: ScoutScan = {"job": views.job(response.job), "run": views.run(response.run)}
         return envelopes.scout_data(scanned)
 

@@ -7,7 +7,8 @@ import json
 import uuid
 from datetime import datetime
 
-from sqlalchemy import insert, text
+from sqlalchemy import text
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from scout import metrics, models
@@ -58,8 +59,24 @@ class RunRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def insert(self, values: dict) -> None:
-        self.session.execute(insert(models.Run).values(**values))
+    def insert(self, values: dict) -> bool:
+        """Insert the run; False when the owner already has a run under its idempotency key (a
+        concurrent insert under the key waits for the other transaction, then finds its run)."""
+        return self.session.execute(
+            insert(models.Run).values(**values)
+            .on_conflict_do_nothing(index_elements=["owner_id", "idempotency_key"],
+                                    index_where=text("idempotency_key IS NOT NULL"))
+            .returning(models.Run.id)
+        ).first() is not None
+
+    def by_idempotency_key(self, owner: uuid.UUID, key: str) -> tuple[uuid.UUID, uuid.UUID, str]:
+        """The run that holds the key (committed: a conflicting insert waits for it): its id, its job's
+        id and the fingerprint of the brief that created it."""
+        row = self.session.execute(
+            text("SELECT id, job_id, request_fingerprint FROM scout.runs WHERE owner_id = :owner AND idempotency_key = :key"),
+            {"owner": owner, "key": key},
+        ).one()
+        return row.id, row.job_id, row.request_fingerprint
 
     def _filters(self, brand_id: str | None, mode: str | None) -> tuple[str, dict]:
         clauses, params = [], {}

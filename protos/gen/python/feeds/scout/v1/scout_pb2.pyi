@@ -197,18 +197,22 @@ class Job(_message.Message):
     def __init__(self, id: _Optional[str] = ..., template_type: _Optional[str] = ..., ref_id: _Optional[str] = ..., status: _Optional[str] = ..., progress: _Optional[str] = ..., progress_stage: _Optional[str] = ..., progress_stage_number: _Optional[int] = ..., eligible_count: _Optional[int] = ..., target_count: _Optional[int] = ..., searched_count: _Optional[int] = ..., duplicate_count: _Optional[int] = ..., irrelevant_count: _Optional[int] = ..., error_summary: _Optional[str] = ..., cancel_requested: _Optional[bool] = ..., created_at: _Optional[int] = ..., started_at: _Optional[int] = ..., completed_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
 
 class ScanRequest(_message.Message):
-    __slots__ = ("brief",)
+    __slots__ = ("brief", "idempotency_key")
     BRIEF_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     brief: Brief
-    def __init__(self, brief: _Optional[_Union[Brief, _Mapping]] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, brief: _Optional[_Union[Brief, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class ScanResponse(_message.Message):
-    __slots__ = ("job", "run")
+    __slots__ = ("job", "run", "replayed")
     JOB_FIELD_NUMBER: _ClassVar[int]
     RUN_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
     job: Job
     run: ScoutRun
-    def __init__(self, job: _Optional[_Union[Job, _Mapping]] = ..., run: _Optional[_Union[ScoutRun, _Mapping]] = ...) -> None: ...
+    replayed: bool
+    def __init__(self, job: _Optional[_Union[Job, _Mapping]] = ..., run: _Optional[_Union[ScoutRun, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class SuggestTermsRequest(_message.Message):
     __slots__ = ("intent",)

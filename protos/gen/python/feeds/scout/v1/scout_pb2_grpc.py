@@ -115,7 +115,8 @@ class ScoutServiceServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Scan(self, request, context):
-        """Creates a new run and its scan job (scheduled through the outbox).
+        """Creates a new run and its scan job (scheduled through the outbox); with an idempotency key, once
+        per key and owner. RESOURCE_EXHAUSTED (too_many_running_scans) at the owner's limit of active runs.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
