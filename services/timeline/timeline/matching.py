@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import ahocorasick
 
@@ -23,24 +24,32 @@ _UNSPACED = re.compile(
 )
 
 
+_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
 def _joins(ch: str) -> bool:
     """Whether the character is part of a word of a spaced script: next to another one, it is inside
     a longer word."""
     if ch.isascii():
-        return ch.isalnum()
+        return ch in _ASCII_WORD
     return ch.isalnum() and not _UNSPACED.match(ch)
 
 
-def _whole(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] stands as a word at each edge where that matters."""
-    if _joins(text[start]) and start > 0 and _joins(text[start - 1]):
-        return False
-    return not (_joins(text[end - 1]) and end < len(text) and _joins(text[end]))
+class _Phrase(NamedTuple):
+    """A folded phrase as the automaton finds it: which of its edges must stand at a word's edge (those
+    that are letters or digits of a spaced script), whether one of its filters hides, and its filters."""
+
+    length: int
+    word_start: bool
+    word_end: bool
+    hides: bool
+    filters: list[WordFilter]
 
 
 class ReadPolicy:
     """What a viewer's filters and label actions make of an entry: hidden, or shown with the
-    matches of `warn`. `label_actions` holds the labels that do not simply show."""
+    matches of `warn`. `label_actions` holds the labels that do not simply show. Built once per read
+    and applied to every entry it examines, so what can be known of a phrase is known up front."""
 
     def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction]) -> None:
         self._labels = dict(label_actions)
@@ -51,7 +60,8 @@ class ReadPolicy:
         if by_phrase:
             automaton = ahocorasick.Automaton()
             for phrase, matching in by_phrase.items():
-                automaton.add_word(phrase, (phrase, matching))
+                automaton.add_word(phrase, _Phrase(len(phrase), _joins(phrase[0]), _joins(phrase[-1]),
+                                                   any(f.action is FilterAction.HIDE for f in matching), matching))
             automaton.make_automaton()
             self._automaton = automaton
 
@@ -67,22 +77,29 @@ class ReadPolicy:
 
     def judge(self, body: str, folded_body: str | None, labels: Sequence[str]) -> tuple[bool, list[FilterMatch]]:
         """(hidden, the matches to show) for a post's body and labels; `folded_body` as stored, None
-        to fold here."""
+        to fold here. A hide wins over every warning, so the first hiding match ends the judging."""
         warned: list[FilterMatch] = []
-        for label in labels:
-            action = self._labels.get(label)
-            if action is FilterAction.HIDE:
-                return True, []
-            if action is FilterAction.WARN:
-                warned.append(FilterMatch("label", "", label))
+        if labels and self._labels:
+            for label in labels:
+                action = self._labels.get(label)
+                if action is FilterAction.HIDE:
+                    return True, []
+                if action is FilterAction.WARN:
+                    warned.append(FilterMatch("label", "", label))
         if self._automaton is None:
             return False, warned
         text = folded_body if folded_body is not None else fold(body)
-        found: dict[str, list[WordFilter]] = {}
-        for end, (phrase, matching) in self._automaton.iter(text):
-            if phrase not in found and _whole(text, end + 1 - len(phrase), end + 1):
-                found[phrase] = matching
-        filters = [word_filter for matching in found.values() for word_filter in matching]
-        if any(word_filter.action is FilterAction.HIDE for word_filter in filters):
-            return True, []
-        return False, warned + [FilterMatch("word", str(word_filter.id), word_filter.phrase) for word_filter in filters]
+        last = len(text) - 1
+        found: dict[int, _Phrase] = {}  # by identity, in the order first found
+        for end, phrase in self._automaton.iter(text):
+            # A phrase whose edge is a letter or digit of a spaced script matches there only where
+            # the text's next character does not continue the word.
+            start = end + 1 - phrase.length
+            if (phrase.word_start and start > 0 and _joins(text[start - 1])) or (
+                    phrase.word_end and end < last and _joins(text[end + 1])):
+                continue
+            if phrase.hides:
+                return True, []
+            found.setdefault(id(phrase), phrase)
+        return False, warned + [FilterMatch("word", str(word_filter.id), word_filter.phrase)
+                                for phrase in found.values() for word_filter in phrase.filters]
