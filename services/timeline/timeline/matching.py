@@ -9,7 +9,7 @@ Every phrase of a viewer is found in one pass over a body (an Aho-Corasick autom
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import ahocorasick
@@ -35,6 +35,34 @@ def _joins(ch: str) -> bool:
     return ch.isalnum() and not _UNSPACED.match(ch)
 
 
+def _stands_alone(text: str, start: int, end: int, word_start: bool, word_end: bool) -> bool:
+    """Whether text[start:end + 1] stands at word edges where the phrase must: an edge that is a letter
+    or digit of a spaced script matches only where the text's character beside it does not continue
+    the word."""
+    return not ((word_start and start > 0 and _joins(text[start - 1]))
+                or (word_end and end < len(text) - 1 and _joins(text[end + 1])))
+
+
+class Phrases:
+    """A set of folded phrases, found in a text by the same rules as a viewer's word filters: which
+    of them a text holds. Used where one text meets the phrases of many viewers (a fan-out) or many
+    texts the phrases of one (a viewer's entries judged anew)."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        self._automaton = ahocorasick.Automaton()
+        for phrase in set(phrases):
+            self._automaton.add_word(phrase, (phrase, _joins(phrase[0]), _joins(phrase[-1])))
+        self._empty = len(self._automaton) == 0
+        if not self._empty:
+            self._automaton.make_automaton()
+
+    def found(self, folded_text: str) -> set[str]:
+        if self._empty:
+            return set()
+        return {phrase for end, (phrase, word_start, word_end) in self._automaton.iter(folded_text)
+                if _stands_alone(folded_text, end + 1 - len(phrase), end, word_start, word_end)}
+
+
 class _Phrase(NamedTuple):
     """A folded phrase as the automaton finds it: which of its edges must stand at a word's edge (those
     that are letters or digits of a spaced script), whether one of its filters hides, and its filters."""
@@ -51,7 +79,10 @@ class ReadPolicy:
     matches of `warn`. `label_actions` holds the labels that do not simply show. Built once per read
     and applied to every entry it examines, so what can be known of a phrase is known up front."""
 
-    def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction]) -> None:
+    def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction],
+                 filters_version: int = 0) -> None:
+        # The version of these filters (timeline.verdicts): entries marked hidden under it need no judging.
+        self.filters_version = filters_version
         self._labels = dict(label_actions)
         by_phrase: dict[str, list[WordFilter]] = {}
         for word_filter in filters:
@@ -89,14 +120,9 @@ class ReadPolicy:
         if self._automaton is None:
             return False, warned
         text = folded_body if folded_body is not None else fold(body)
-        last = len(text) - 1
         found: dict[int, _Phrase] = {}  # by identity, in the order first found
         for end, phrase in self._automaton.iter(text):
-            # A phrase whose edge is a letter or digit of a spaced script matches there only where
-            # the text's next character does not continue the word.
-            start = end + 1 - phrase.length
-            if (phrase.word_start and start > 0 and _joins(text[start - 1])) or (
-                    phrase.word_end and end < last and _joins(text[end + 1])):
+            if not _stands_alone(text, end + 1 - phrase.length, end, phrase.word_start, phrase.word_end):
                 continue
             if phrase.hides:
                 return True, []

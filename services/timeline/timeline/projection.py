@@ -19,6 +19,7 @@ from timeline.repositories.graph import GraphRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.repositories.windows import WindowRepository
 from timeline.settings import TimelineSettings
+from timeline.verdicts import FilterVerdicts
 
 
 class Projection:
@@ -60,7 +61,9 @@ class Projection:
                 for number, (low, high) in enumerate(ranges) if number > 0
             ])
             chunk, (after, upto) = 0, ranges[0]
-        written, due = self.entries.fanout_range(tenant_id, post, after, upto, self.settings.trim_every)
+        written, due, filtering = self.entries.fanout_range(tenant_id, post, after, upto, self.settings.trim_every)
+        if filtering:
+            FilterVerdicts(self.session).judge_post(tenant_id, post_id, filtering)
         if due:
             outbox.add(self.session, outbox_table, jobs.BULK_QUEUE, jobs.TRIM_VIEWERS, str(tenant_id),
                        [str(viewer) for viewer in due])
@@ -92,6 +95,7 @@ class Projection:
         window = self.settings.window_entries
         self.windows.lock(tenant_id, viewer_id)
         cut = self.entries.merge_recent(tenant_id, viewer_id, author_id, window)
+        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id, author_id)
         if cut is not None:
             self.windows.raise_horizon(tenant_id, viewer_id, cut)
         self.windows.trim(tenant_id, [viewer_id], window)
@@ -111,6 +115,7 @@ class Projection:
         changed = self.entries.replace_following(tenant_id, viewer_id, rows)
         last = rows[-1] if len(rows) == window else None
         self.windows.set_horizon(tenant_id, viewer_id, last and Position(last.published_at, last.entry_id))
+        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id)
         return changed
 
     def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> Audit:

@@ -260,7 +260,7 @@ class TimelineService:
         batch = _READ_AHEAD.first_batch(tenant_id, viewer_id, limit + 1, bound)
         while True:
             asked = min(batch, bound - examined)
-            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded)
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded, filters_version=policy.filters_version)
             for at, row in enumerate(rows):
                 # Columns: entry_id, post_id, ranked_at, author_id, body, …, labels, then the folded body.
                 hidden, matches = judge(row[4], row[ITEM_COLUMNS] if folded else None, row[ITEM_COLUMNS - 1])
