@@ -87,7 +87,9 @@ class Projection:
         """Align the viewer's entries of one author with the current follow and block state: all gone
         when the pair does not fan out, else the author's recent pushed posts merged. A merge takes at
         most a window of them; when the author has more, the horizon rises to the oldest one merged,
-        so the older ones are read by pull rather than missing. Then the viewer is trimmed."""
+        so the older ones are read by pull rather than missing. Then the viewer is trimmed, and the
+        author's entries it keeps are marked where its lasting hiding filters hide them
+        (timeline.verdicts)."""
         if not self.graph.pair_fans_out(tenant_id, viewer_id, author_id):
             self.entries.delete_pair(tenant_id, viewer_id, author_id, only_ineligible=False)
             return
@@ -95,10 +97,10 @@ class Projection:
         window = self.settings.window_entries
         self.windows.lock(tenant_id, viewer_id)
         cut = self.entries.merge_recent(tenant_id, viewer_id, author_id, window)
-        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id, author_id)
         if cut is not None:
             self.windows.raise_horizon(tenant_id, viewer_id, cut)
         self.windows.trim(tenant_id, [viewer_id], window)
+        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id, author_id)
 
     def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> tuple[int, int]:
         """Rebuild the viewer: its following entries become the window's worth of the most recent
@@ -106,7 +108,7 @@ class Projection:
         rest of its history is read by pull. The graph locks of the viewer and of every followee are
         held shared, as a fan-out or pair sync holds them, so an unfollow or block waits for this
         rebuild and its pair sync sees what it wrote; a follow made meanwhile is left to its own pair
-        sync."""
+        sync. The entries kept are marked where the viewer's lasting hiding filters hide them."""
         followees = self.graph.followees(tenant_id, viewer_id)
         self.graph.lock_graph(tenant_id, viewer_id, *followees, shared=True)
         self.windows.lock(tenant_id, viewer_id)
