@@ -250,7 +250,8 @@ class TimelineService:
         all when the bound stopped the read: the next page starts right after it, so nothing is
         skipped or repeated, and a page may be short, even empty, before the end. The first batch
         is sized by what the viewer's last page saw (timeline.read_ahead), each next one by the
-        share of entries kept so far."""
+        share of entries kept so far. Entries that mutes or marked lasting hiding filters hide
+        (timeline.verdicts) never reach the judging: the statements leave them out."""
         bound = max(self.settings.home_examine_max, limit + 1)
         home = HomeRepository(self.session)
         judge, folded = policy.judge, policy.needs_bodies

@@ -9,9 +9,10 @@ that never overlap, since every post has exactly one of them for a given viewer:
 A pulled post gets the position its entry would have (ids derive from tenant, viewer and post), so
 a cursor means the same thing whichever source a row came from. Every source applies the same rules
 (deleted, moderation, visibility, blocks), whatever clean-up is still pending, and leaves out the
-posts of authors the viewer mutes now (a mute changes no entry: it applies at read time); the entries
-leave out, for a viewer with word filters, those marked hidden under their version (timeline.verdicts). Statements use
-psycopg placeholders: this is the hottest read, sent straight to the driver connection.
+posts of authors the viewer mutes now (a mute changes no entry: it applies at read time). For a
+viewer with word filters, the entries also leave out those marked hidden under the filters' current
+version (timeline.verdicts). Statements use psycopg placeholders: this is the hottest read, sent
+straight to the driver connection.
 """
 
 from __future__ import annotations
