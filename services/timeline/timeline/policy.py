@@ -102,15 +102,17 @@ class PolicyService:
         if len(self.filters.active(tenant_id, viewer_id)) >= MAX_FILTERS_PER_VIEWER:
             raise codes.limit_exceeded(f"a viewer holds at most {MAX_FILTERS_PER_VIEWER} word filters at once")
         added = self.filters.insert(tenant_id, viewer_id, phrase, folded, action, expires_at)
-        if action is FilterAction.HIDE and expires_at is None:
+        if added.lasting_hide:
             FilterVerdicts(self.session).filters_changed(tenant_id, viewer_id)
         return added
 
     def delete_filter(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, filter_id: uuid.UUID) -> None:
         self._lock(tenant_id, viewer_id)
-        if not self.filters.delete(tenant_id, viewer_id, filter_id):
+        deleted = self.filters.delete(tenant_id, viewer_id, filter_id)
+        if deleted is None:
             raise codes.filter_not_found()
-        FilterVerdicts(self.session).filters_changed(tenant_id, viewer_id)
+        if deleted.lasting_hide:
+            FilterVerdicts(self.session).filters_changed(tenant_id, viewer_id)
 
     def filters_of(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> list[WordFilter]:
         return self.filters.active(tenant_id, viewer_id)

@@ -2,9 +2,9 @@
 entries, so a home read leaves the entries they hide out in its statement rather than reading and
 judging each one.
 
-An entry's mark is the version of the viewer's word filters under which they hide it. Every change
-of those filters draws a new version, never used before, and marks the viewer's entries at or above
-its horizon anew, in the transaction of the change; a fan-out marks the entries it writes, a pair
+An entry's mark is the version of the viewer's word filters under which they hide it. Adding or
+deleting a lasting hiding filter draws a new version, never used before, and marks the viewer's
+entries at or above its horizon anew, in the transaction of the change; a fan-out marks the entries it writes, a pair
 sync the ones it merges, a rebuild every entry. A read leaves out only the entries marked with the
 version of the filters it applies, read with them, and judges every other entry itself. So a mark
 made under filters changed since (a fan-out or a rebuild racing a change) costs a read some judging,
