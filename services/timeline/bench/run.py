@@ -20,9 +20,10 @@
 7. Rows kept for a viewer after 10,000 followed posts (fan-out, trims). Baseline: the window.
 8. Policy at read time: a page of 50 over gRPC and over signed REST for a viewer with 100 mutes and 50 word filters
    where 90% of its entries are filtered out (half by mutes, in the page's statement; four in five of
-   the rest by the filters, judged after it), p50. Baseline: a twin viewer with the same entries and
-   no policy, sampled in alternating blocks. The entries the filters judged per page, against
-   TIMELINE_HOME_EXAMINE_MAX, are reported beside it.
+   the rest by the lasting hiding filters, whose verdicts their creation marked on the entries, in
+   the statement too), p50. Baseline: a twin viewer with the same entries and no policy, sampled in
+   alternating blocks. The entries the read judged per page, against TIMELINE_HOME_EXAMINE_MAX, are
+   reported beside it.
 9. Mute to effect: 1,000 times a mute through the gateway, then at once the next home read, then an
    unmute and the next read; a read still showing a muted author's post (or missing an unmuted one)
    is stale. Baseline: the reads made.

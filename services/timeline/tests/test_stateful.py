@@ -22,7 +22,7 @@ from sqlalchemy import text
 
 from timeline.domain import FilterAction, LabelPolicy, LabelPreference, Moderation, Visibility
 
-from .conftest import ReadRules, Timeline
+from .conftest import ReadRules, Timeline, filter_matches
 
 USERS_PER_TENANT = 4
 
@@ -229,6 +229,27 @@ def make_machine(database, timeline_settings):
                         assert marks == rules.marks(item.body, item.labels)
                     audit = timeline.projection(lambda p, v=viewer, tl=timeline: p.audit(tl.tenant, v))
                     assert audit.in_sync, (audit.missing_post_ids, audit.extra_post_ids)
+                    # and every following entry its lasting hiding filters hide (the machine's filters
+                    # have no end) is marked, so reads skip it
+                    for entry in self.marked_entries(timeline, viewer):
+                        hidden = any(action == "hide" and filter_matches(phrase, entry.body)
+                                     for _, phrase, action in rules.filters)
+                        assert entry.marked == hidden or entry.kind == "self" and not entry.marked, entry
+
+        def marked_entries(self, timeline, viewer):
+            """The viewer's entries at or above its horizon: kind, body, and whether marked hidden
+            under its current filters version."""
+            with timeline.database.transaction() as session:
+                return session.execute(text(
+                    """
+                    SELECT e.kind, p.body, coalesce(e.hidden_by_filters = v.version, false) AS marked
+                    FROM timeline.timeline_entries e
+                    JOIN timeline.posts p ON p.tenant_id = e.tenant_id AND p.id = e.post_id
+                    LEFT JOIN timeline.word_filter_versions v ON v.tenant_id = e.tenant_id AND v.viewer_id = e.viewer_id
+                    LEFT JOIN timeline.viewer_horizons h ON h.tenant_id = e.tenant_id AND h.viewer_id = e.viewer_id
+                    WHERE e.tenant_id = :t AND e.viewer_id = :v
+                      AND (h.viewer_id IS NULL OR (e.ranked_at, e.id) >= (h.ranked_at, h.entry_id))
+                    """), {"t": timeline.tenant, "v": viewer}).all()
 
         @invariant()
         def tenant_safety_and_uniqueness(self):
@@ -258,6 +279,10 @@ def make_machine(database, timeline_settings):
                         {"t": timeline.tenant})}
                 for v, viewer in enumerate(self.users[t]):
                     rules = self.rules[t][v]
+                    # An entry marked hidden under the viewer's filters version is one they hide
+                    for entry in self.marked_entries(timeline, viewer):
+                        assert not entry.marked or any(action == "hide" and filter_matches(phrase, entry.body)
+                                                       for _, phrase, action in rules.filters), entry
                     items, filtered = timeline.all_home_marked(viewer, limit=3)
                     assert len({item.entry_id for item in items}) == len(items)
                     for item in items:

@@ -156,6 +156,11 @@ class WordFilter:
     # None: until deleted.
     expires_at: datetime | None
 
+    @property
+    def lasting_hide(self) -> bool:
+        """Whether entries may keep its verdict (timeline.verdicts): it hides, and has no end."""
+        return self.action is FilterAction.HIDE and self.expires_at is None
+
 
 @dataclass(frozen=True)
 class LabelPolicy:

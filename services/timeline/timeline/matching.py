@@ -9,7 +9,8 @@ Every phrase of a viewer is found in one pass over a body (an Aho-Corasick autom
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 import ahocorasick
 
@@ -23,26 +24,65 @@ _UNSPACED = re.compile(
 )
 
 
+_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
 def _joins(ch: str) -> bool:
     """Whether the character is part of a word of a spaced script: next to another one, it is inside
     a longer word."""
     if ch.isascii():
-        return ch.isalnum()
+        return ch in _ASCII_WORD
     return ch.isalnum() and not _UNSPACED.match(ch)
 
 
-def _whole(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] stands as a word at each edge where that matters."""
-    if _joins(text[start]) and start > 0 and _joins(text[start - 1]):
-        return False
-    return not (_joins(text[end - 1]) and end < len(text) and _joins(text[end]))
+def _stands_alone(text: str, start: int, end: int, word_start: bool, word_end: bool) -> bool:
+    """Whether text[start:end + 1] stands at word edges where the phrase must: an edge that is a letter
+    or digit of a spaced script matches only where the text's character beside it does not continue
+    the word."""
+    return not ((word_start and start > 0 and _joins(text[start - 1]))
+                or (word_end and end < len(text) - 1 and _joins(text[end + 1])))
+
+
+class Phrases:
+    """A set of folded phrases, found in a text by the same rules as a viewer's word filters: which
+    of them a text holds. Used where one text meets the phrases of many viewers (a fan-out) or many
+    texts the phrases of one (a viewer's entries judged anew)."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        self._automaton = ahocorasick.Automaton()
+        for phrase in set(phrases):
+            self._automaton.add_word(phrase, (phrase, _joins(phrase[0]), _joins(phrase[-1])))
+        self._empty = len(self._automaton) == 0
+        if not self._empty:
+            self._automaton.make_automaton()
+
+    def found(self, folded_text: str) -> set[str]:
+        if self._empty:
+            return set()
+        return {phrase for end, (phrase, word_start, word_end) in self._automaton.iter(folded_text)
+                if _stands_alone(folded_text, end + 1 - len(phrase), end, word_start, word_end)}
+
+
+class _Phrase(NamedTuple):
+    """A folded phrase as the automaton finds it: which of its edges must stand at a word's edge (those
+    that are letters or digits of a spaced script), whether one of its filters hides, and its filters."""
+
+    length: int
+    word_start: bool
+    word_end: bool
+    hides: bool
+    filters: list[WordFilter]
 
 
 class ReadPolicy:
     """What a viewer's filters and label actions make of an entry: hidden, or shown with the
-    matches of `warn`. `label_actions` holds the labels that do not simply show."""
+    matches of `warn`. `label_actions` holds the labels that do not simply show. Built once per read
+    and applied to every entry it examines, so what can be known of a phrase is known up front."""
 
-    def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction]) -> None:
+    def __init__(self, filters: Sequence[WordFilter], label_actions: Mapping[str, FilterAction],
+                 filters_version: int = 0) -> None:
+        # The version of these filters (timeline.verdicts): entries marked hidden under it need no judging.
+        self.filters_version = filters_version
         self._labels = dict(label_actions)
         by_phrase: dict[str, list[WordFilter]] = {}
         for word_filter in filters:
@@ -51,7 +91,8 @@ class ReadPolicy:
         if by_phrase:
             automaton = ahocorasick.Automaton()
             for phrase, matching in by_phrase.items():
-                automaton.add_word(phrase, (phrase, matching))
+                automaton.add_word(phrase, _Phrase(len(phrase), _joins(phrase[0]), _joins(phrase[-1]),
+                                                   any(f.action is FilterAction.HIDE for f in matching), matching))
             automaton.make_automaton()
             self._automaton = automaton
 
@@ -67,22 +108,24 @@ class ReadPolicy:
 
     def judge(self, body: str, folded_body: str | None, labels: Sequence[str]) -> tuple[bool, list[FilterMatch]]:
         """(hidden, the matches to show) for a post's body and labels; `folded_body` as stored, None
-        to fold here."""
+        to fold here. A hide wins over every warning, so the first hiding match ends the judging."""
         warned: list[FilterMatch] = []
-        for label in labels:
-            action = self._labels.get(label)
-            if action is FilterAction.HIDE:
-                return True, []
-            if action is FilterAction.WARN:
-                warned.append(FilterMatch("label", "", label))
+        if labels and self._labels:
+            for label in labels:
+                action = self._labels.get(label)
+                if action is FilterAction.HIDE:
+                    return True, []
+                if action is FilterAction.WARN:
+                    warned.append(FilterMatch("label", "", label))
         if self._automaton is None:
             return False, warned
         text = folded_body if folded_body is not None else fold(body)
-        found: dict[str, list[WordFilter]] = {}
-        for end, (phrase, matching) in self._automaton.iter(text):
-            if phrase not in found and _whole(text, end + 1 - len(phrase), end + 1):
-                found[phrase] = matching
-        filters = [word_filter for matching in found.values() for word_filter in matching]
-        if any(word_filter.action is FilterAction.HIDE for word_filter in filters):
-            return True, []
-        return False, warned + [FilterMatch("word", str(word_filter.id), word_filter.phrase) for word_filter in filters]
+        found: dict[int, _Phrase] = {}  # by identity, in the order first found
+        for end, phrase in self._automaton.iter(text):
+            if not _stands_alone(text, end + 1 - phrase.length, end, phrase.word_start, phrase.word_end):
+                continue
+            if phrase.hides:
+                return True, []
+            found.setdefault(id(phrase), phrase)
+        return False, warned + [FilterMatch("word", str(word_filter.id), word_filter.phrase)
+                                for phrase in found.values() for word_filter in phrase.filters]

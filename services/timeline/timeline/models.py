@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, CheckConstraint, DateTime, Index, Integer, String, Text, func, text
+from sqlalchemy import BigInteger, Boolean, CheckConstraint, DateTime, Index, Integer, Sequence, String, Text, func, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -142,6 +142,10 @@ class TimelineEntry(Base):
     kind: Mapped[str] = mapped_column(String(16))
     ranked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     materialized_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # The version of the viewer's word filters (WordFilterVersion) under which its lasting hiding
+    # filters match the post; none when not judged or not hidden. A read skips the entry only while
+    # that version is the viewer's current one.
+    hidden_by_filters: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class Mute(Base):
@@ -174,6 +178,21 @@ class WordFilter(Base):
     action: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WordFilterVersion(Base):
+    """The version of a viewer's word filters: a new one, from `word_filter_version_seq`, with each
+    change of them. No row: the viewer never had a filter, and no entry of it is marked hidden."""
+
+    __tablename__ = "word_filter_versions"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    viewer_id: Mapped[uuid.UUID] = mapped_column(UUID, primary_key=True)
+    version: Mapped[int] = mapped_column(BigInteger)
+
+
+# Versions are never reused, so an entry's mark names one set of filters for good.
+word_filter_version_seq = Sequence("word_filter_version_seq", metadata=Base.metadata)
 
 
 class LabelPolicy(Base):

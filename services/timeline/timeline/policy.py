@@ -1,7 +1,9 @@
 """The rules of policy over home timelines, a viewer's own (mutes, word filters, label preferences)
 and its tenant's (label policies). Applied at read time (mutes by the home read's statements, the
-rest by `matching.ReadPolicy` over what they return); nothing here writes or removes an entry. Takes the caller's session
-(or, for a list, an autocommit connection); never commits."""
+rest by `matching.ReadPolicy` over what they return); nothing here writes or removes an entry, and
+the only entry columns a change writes are the marks of lasting hiding filters (timeline.verdicts),
+which let reads skip what those filters hide. Takes the caller's session (or, for a list, an
+autocommit connection); never commits."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from timeline.repositories.labels import LabelRepository
 from timeline.repositories.read_rules import read_rules
 from timeline.repositories.mutes import MuteRepository
 from timeline.repositories.sql import advisory_locks
+from timeline.verdicts import FilterVerdicts
 
 _POLICY_LOCK = advisory_locks("pg_advisory_xact_lock", "timeline.policy")
 _LABEL = re.compile(LABEL_PATTERN)
@@ -98,11 +101,18 @@ class PolicyService:
         self.filters.drop_expired(tenant_id, viewer_id)
         if len(self.filters.active(tenant_id, viewer_id)) >= MAX_FILTERS_PER_VIEWER:
             raise codes.limit_exceeded(f"a viewer holds at most {MAX_FILTERS_PER_VIEWER} word filters at once")
-        return self.filters.insert(tenant_id, viewer_id, phrase, folded, action, expires_at)
+        added = self.filters.insert(tenant_id, viewer_id, phrase, folded, action, expires_at)
+        if added.lasting_hide:
+            FilterVerdicts(self.session).filters_changed(tenant_id, viewer_id)
+        return added
 
     def delete_filter(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, filter_id: uuid.UUID) -> None:
-        if not self.filters.delete(tenant_id, viewer_id, filter_id):
+        self._lock(tenant_id, viewer_id)
+        deleted = self.filters.delete(tenant_id, viewer_id, filter_id)
+        if deleted is None:
             raise codes.filter_not_found()
+        if deleted.lasting_hide:
+            FilterVerdicts(self.session).filters_changed(tenant_id, viewer_id)
 
     def filters_of(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> list[WordFilter]:
         return self.filters.active(tenant_id, viewer_id)
@@ -144,5 +154,5 @@ class PolicyService:
 
     def read_policy(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> ReadPolicy:
         """What the viewer's home reads apply to each entry, as it stands now (one statement)."""
-        filters, label_actions = read_rules(self.session, tenant_id, viewer_id)
-        return ReadPolicy(filters, label_actions)
+        filters, label_actions, filters_version = read_rules(self.session, tenant_id, viewer_id)
+        return ReadPolicy(filters, label_actions, filters_version)

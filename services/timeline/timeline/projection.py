@@ -19,6 +19,7 @@ from timeline.repositories.graph import GraphRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.repositories.windows import WindowRepository
 from timeline.settings import TimelineSettings
+from timeline.verdicts import FilterVerdicts
 
 
 class Projection:
@@ -60,7 +61,9 @@ class Projection:
                 for number, (low, high) in enumerate(ranges) if number > 0
             ])
             chunk, (after, upto) = 0, ranges[0]
-        written, due = self.entries.fanout_range(tenant_id, post, after, upto, self.settings.trim_every)
+        written, due, filtering = self.entries.fanout_range(tenant_id, post, after, upto, self.settings.trim_every)
+        if filtering:
+            FilterVerdicts(self.session).judge_post(tenant_id, post_id, filtering)
         if due:
             outbox.add(self.session, outbox_table, jobs.BULK_QUEUE, jobs.TRIM_VIEWERS, str(tenant_id),
                        [str(viewer) for viewer in due])
@@ -84,7 +87,9 @@ class Projection:
         """Align the viewer's entries of one author with the current follow and block state: all gone
         when the pair does not fan out, else the author's recent pushed posts merged. A merge takes at
         most a window of them; when the author has more, the horizon rises to the oldest one merged,
-        so the older ones are read by pull rather than missing. Then the viewer is trimmed."""
+        so the older ones are read by pull rather than missing. Then the viewer is trimmed, and the
+        author's entries it keeps are marked where its lasting hiding filters hide them
+        (timeline.verdicts)."""
         if not self.graph.pair_fans_out(tenant_id, viewer_id, author_id):
             self.entries.delete_pair(tenant_id, viewer_id, author_id, only_ineligible=False)
             return
@@ -95,6 +100,7 @@ class Projection:
         if cut is not None:
             self.windows.raise_horizon(tenant_id, viewer_id, cut)
         self.windows.trim(tenant_id, [viewer_id], window)
+        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id, author_id)
 
     def rebuild(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> tuple[int, int]:
         """Rebuild the viewer: its following entries become the window's worth of the most recent
@@ -102,7 +108,7 @@ class Projection:
         rest of its history is read by pull. The graph locks of the viewer and of every followee are
         held shared, as a fan-out or pair sync holds them, so an unfollow or block waits for this
         rebuild and its pair sync sees what it wrote; a follow made meanwhile is left to its own pair
-        sync."""
+        sync. The entries kept are marked where the viewer's lasting hiding filters hide them."""
         followees = self.graph.followees(tenant_id, viewer_id)
         self.graph.lock_graph(tenant_id, viewer_id, *followees, shared=True)
         self.windows.lock(tenant_id, viewer_id)
@@ -111,6 +117,7 @@ class Projection:
         changed = self.entries.replace_following(tenant_id, viewer_id, rows)
         last = rows[-1] if len(rows) == window else None
         self.windows.set_horizon(tenant_id, viewer_id, last and Position(last.published_at, last.entry_id))
+        FilterVerdicts(self.session).judge_entries(tenant_id, viewer_id)
         return changed
 
     def audit(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> Audit:

@@ -35,10 +35,15 @@ from timeline.repositories.fanout import FanoutRunRepository
 from timeline.repositories.graph import GraphRepository
 from timeline.matching import ReadPolicy
 from timeline.policy import PolicyService, check_labels
+from timeline.read_ahead import ReadAhead
 from timeline.repositories.home import ITEM_COLUMNS, HomeRepository
 from timeline.repositories.posts import PostRepository, RowLock
 from timeline.repositories.rebuilds import RebuildRepository
 from timeline.settings import TimelineSettings
+
+
+# What the recent viewers' filtered pages saw, shared by every read of the process.
+_READ_AHEAD = ReadAhead(capacity=10_000)
 
 
 @functools.lru_cache(maxsize=4)
@@ -237,19 +242,21 @@ class TimelineService:
         or `home_examine_max` entries (at least limit + 1) were examined. Then the cursor is the
         position of the last entry examined before the one that showed more, or the last examined at
         all when the bound stopped the read: the next page starts right after it, so nothing is
-        skipped or repeated, and a page may be short, even empty, before the end."""
+        skipped or repeated, and a page may be short, even empty, before the end. The first batch
+        is sized by what the viewer's last page saw (timeline.read_ahead), each next one by the
+        share of entries kept so far. Entries that mutes or marked lasting hiding filters hide
+        (timeline.verdicts) never reach the judging: the statements leave them out."""
         bound = max(self.settings.home_examine_max, limit + 1)
         home = HomeRepository(self.session)
         judge, folded = policy.judge, policy.needs_bodies
         kept: list[TimelineItem] = []
         filtered: dict[str, list[FilterMatch]] = {}
         examined, position = 0, after
-        batch = limit + 1
+        batch = _READ_AHEAD.first_batch(tenant_id, viewer_id, limit + 1, bound)
         while True:
             asked = min(batch, bound - examined)
-            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded)
+            rows = home.rows(tenant_id, viewer_id, position, asked, folded=folded, filters_version=policy.filters_version)
             for at, row in enumerate(rows):
-                examined += 1
                 # Columns: entry_id, post_id, ranked_at, author_id, body, …, labels, then the folded body.
                 hidden, matches = judge(row[4], row[ITEM_COLUMNS] if folded else None, row[ITEM_COLUMNS - 1])
                 if hidden:
@@ -257,18 +264,22 @@ class TimelineService:
                 if len(kept) == limit:
                     # One more entry to show: the page is full and the timeline goes on after the
                     # entry examined before this one.
+                    examined += at + 1
+                    _READ_AHEAD.learn(tenant_id, viewer_id, examined, limit + 1)
                     before = Position(rows[at - 1][2], uuid.UUID(rows[at - 1][0])) if at else position
                     assert before is not None, "a full page has examined entries"
                     return HomePage(kept, cursors.encode(tenant_id, viewer_id, before), filtered, examined)
                 kept.append(TimelineItem._make(row[:ITEM_COLUMNS]))
                 if matches:
                     filtered[row[0]] = matches
+            examined += len(rows)
             if rows:
                 position = Position(rows[-1][2], uuid.UUID(rows[-1][0]))
             if len(rows) < asked:
                 return HomePage(kept, None, filtered, examined)  # the end of the timeline
             if examined >= bound:
                 assert position is not None, "a bound of at least one entry was reached"
+                _READ_AHEAD.learn(tenant_id, viewer_id, examined, len(kept))
                 return HomePage(kept, cursors.encode(tenant_id, viewer_id, position), filtered, examined)
             # The next batch: what is still missing at the share of entries kept so far, with room.
             kept_share = max(len(kept), 1) / examined

@@ -1,5 +1,6 @@
 """DDL of the revisions that add read-time policy (0013 mutes, 0014 word filters and the posts'
-folded bodies, 0015 labels) and public rebuilds (0016), frozen with them; the partitioning migration
+folded bodies, 0015 labels), public rebuilds (0016) and the verdicts of lasting word filters kept on
+entries (0017), frozen with them; the partitioning migration
 test gives the application of today these tables below those revisions. Each revision's DDL:
 (upgrade, downgrade)."""
 
@@ -88,5 +89,23 @@ REBUILDS = (
     "DROP TABLE timeline.rebuilds",
 )
 
+FILTER_VERDICTS = (
+    """
+    CREATE SEQUENCE timeline.word_filter_version_seq;
+
+    CREATE TABLE timeline.word_filter_versions (
+        tenant_id uuid NOT NULL,
+        viewer_id uuid NOT NULL,
+        version bigint NOT NULL,
+        CONSTRAINT pk_word_filter_versions PRIMARY KEY (tenant_id, viewer_id)
+    );
+
+    ALTER TABLE timeline.timeline_entries ADD COLUMN hidden_by_filters bigint;
+    """,
+    # IF EXISTS: below 0009 the entries' table the application sees is the one this revision altered.
+    "ALTER TABLE timeline.timeline_entries DROP COLUMN IF EXISTS hidden_by_filters; "
+    "DROP TABLE timeline.word_filter_versions; DROP SEQUENCE timeline.word_filter_version_seq",
+)
+
 # In revision order.
-REVISIONS = [MUTES, WORD_FILTERS, LABELS, REBUILDS]
+REVISIONS = [MUTES, WORD_FILTERS, LABELS, REBUILDS, FILTER_VERDICTS]

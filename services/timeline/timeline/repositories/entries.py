@@ -36,11 +36,12 @@ class EntryRepository:
         )
 
     def fanout_range(self, tenant_id: uuid.UUID, post: Post, after: uuid.UUID | None, upto: uuid.UUID | None,
-                     trim_every: int) -> tuple[int, list[uuid.UUID]]:
+                     trim_every: int) -> tuple[int, list[uuid.UUID], list[uuid.UUID]]:
         """Materialize the post for the author's effective followers in (after, upto], skipping
-        blocked pairs, in one set-based upsert. Returns the entries written and the viewers among
-        them due for a trim: about one in `trim_every`, chosen by a hash of viewer and post, so each
-        viewer is trimmed about once per `trim_every` posts it receives."""
+        blocked pairs, in one set-based upsert. Returns the entries written, the viewers among
+        them due for a trim (about one in `trim_every`, chosen by a hash of viewer and post, so each
+        viewer is trimmed about once per `trim_every` posts it receives) and those that have word
+        filters (timeline.verdicts judges the post for them)."""
         bounds = ("AND f.follower_id > :after" if after else "") + (" AND f.follower_id <= :upto" if upto else "")
         row = self.session.execute(
             text(
@@ -58,14 +59,17 @@ class EntryRepository:
                 SELECT count(*) AS written,
                        array_agg(viewer_id) FILTER (
                            WHERE hashtextextended(CAST(viewer_id AS text) || CAST(:post AS text), 0) % :trim_every = 0
-                       ) AS due
+                       ) AS due,
+                       array_agg(viewer_id) FILTER (WHERE EXISTS (
+                           SELECT FROM timeline.word_filter_versions v
+                           WHERE v.tenant_id = :tenant AND v.viewer_id = written.viewer_id)) AS filtering
                 FROM written
                 """
             ),
             {"tenant": tenant_id, "post": post.id, "author": post.author_id, "ranked_at": post.published_at,
              "trim_every": trim_every, **({"after": after} if after else {}), **({"upto": upto} if upto else {})},
         ).one()
-        return row.written, list(row.due or [])
+        return row.written, list(row.due or []), list(row.filtering or [])
 
     def delete_post_following(self, tenant_id: uuid.UUID, post_id: uuid.UUID, limit: int) -> int:
         return affected(self.session.execute(

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import text
 
-from feeds_runtime.db import Executor, affected
+from feeds_runtime.db import Executor
 from timeline.domain import FilterAction, WordFilter
 
 _COLUMNS = "id, phrase, folded_phrase, action, created_at, expires_at"
@@ -42,11 +42,14 @@ class FilterRepository:
         ).one()
         return _filter(row)
 
-    def delete(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, filter_id: uuid.UUID) -> bool:
-        return affected(self.session.execute(
-            text("DELETE FROM timeline.word_filters WHERE tenant_id = :tenant AND viewer_id = :viewer AND id = :id"),
+    def delete(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, filter_id: uuid.UUID) -> WordFilter | None:
+        """The filter deleted, None when the viewer has no such filter."""
+        row = self.session.execute(
+            text(f"DELETE FROM timeline.word_filters WHERE tenant_id = :tenant AND viewer_id = :viewer AND id = :id "
+                 f"RETURNING {_COLUMNS}"),
             {"tenant": tenant_id, "viewer": viewer_id, "id": filter_id},
-        )) > 0
+        ).one_or_none()
+        return _filter(row) if row else None
 
     def active(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID) -> list[WordFilter]:
         """The viewer's filters in force now, oldest first."""

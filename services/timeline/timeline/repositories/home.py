@@ -9,8 +9,10 @@ that never overlap, since every post has exactly one of them for a given viewer:
 A pulled post gets the position its entry would have (ids derive from tenant, viewer and post), so
 a cursor means the same thing whichever source a row came from. Every source applies the same rules
 (deleted, moderation, visibility, blocks), whatever clean-up is still pending, and leaves out the
-posts of authors the viewer mutes now (a mute changes no entry: it applies at read time). Statements use
-psycopg placeholders: this is the hottest read, sent straight to the driver connection.
+posts of authors the viewer mutes now (a mute changes no entry: it applies at read time). For a
+viewer with word filters, the entries also leave out those marked hidden under the filters' current
+version (timeline.verdicts). Statements use psycopg placeholders: this is the hottest read, sent
+straight to the driver connection.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ def _posts_of_follows(delivery: str, boundary: str, folded: bool) -> str:
 
 def _page_sql(after: bool, folded: bool = False) -> str:
     entry_boundary = "AND (e.ranked_at, e.id) < (%(at)s, %(entry)s)" if after else ""
+    # A viewer with word filters: the entries its lasting hiding filters hide under their current
+    # version are left out here (timeline.verdicts); every other one is returned to be judged.
+    unhidden = "AND e.hidden_by_filters IS DISTINCT FROM CAST(%(filters_version)s AS bigint)" if folded else ""
     post_boundary = _BELOW if after else ""
     # A pulled post older than the last of a full page of entries cannot make the page: each
     # followed big account's top-k stops at that entry's instant.
@@ -87,7 +92,7 @@ def _page_sql(after: bool, folded: bool = False) -> str:
               AND p.deleted_at IS NULL AND p.moderation_state = 'visible'
               AND (p.visibility = 'public' OR p.author_id = %(viewer)s)
               AND NOT {blocked('%(viewer)s', 'p.author_id', '%(tenant)s')}
-              AND NOT {muted('%(viewer)s', 'e.author_id', '%(tenant)s')}
+              AND NOT {muted('%(viewer)s', 'e.author_id', '%(tenant)s')} {unhidden}
             ORDER BY e.ranked_at DESC, e.id DESC LIMIT %(limit)s)
         SELECT {_item_columns('u', folded)}, h.ranked_at AS horizon_at, h.entry_id AS horizon_id FROM (
             SELECT * FROM entries
@@ -135,9 +140,10 @@ class HomeRepository:
         return [TimelineItem._make(row[:ITEM_COLUMNS]) for row in self.rows(tenant_id, viewer_id, after, limit)]
 
     def rows(self, tenant_id: uuid.UUID, viewer_id: uuid.UUID, after: Position | None, limit: int, *,
-             folded: bool = False) -> list[tuple]:
+             folded: bool = False, filters_version: int = 0) -> list[tuple]:
         """The `limit` first rows strictly after the cursor position: a TimelineItem's columns, then
-        with `folded` the post's folded body (null for a post published before bodies were folded).
+        with `folded` the post's folded body (null for a post published before bodies were folded),
+        leaving out the entries marked hidden under `filters_version`.
         One statement reads the entries, the pulled posts and the horizon; a second one, only when
         the page reaches below the horizon, pulls the trimmed history with the horizon the first one
         saw."""
@@ -146,6 +152,8 @@ class HomeRepository:
         # parsed from text, and load as the same values.
         cursor = driver_connection(self.session).cursor(binary=True)
         params = {"tenant": tenant_id, "viewer": viewer_id, "limit": limit}
+        if folded:
+            params["filters_version"] = filters_version
         if after:
             params |= {"at": after.ranked_at, "entry": after.entry_id}
         rows = cursor.execute(next_page if after else first_page, params).fetchall()
