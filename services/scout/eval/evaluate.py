@@ -53,7 +53,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import re
 import subprocess
 import sys
 import time
@@ -432,17 +431,12 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
-    "proposals: a name before its kind": ("scout.pipeline.suggest", "_named_before_kind", lambda *_, **__: None),
-    "proposals: the thing a clause describes": ("scout.pipeline.suggest", "_described", lambda *_, **__: []),
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_searched",
                                               lambda concepts, framed, _: [[c] for c in concepts] if framed else []),
     "proposals: a run in its words": ("scout.pipeline.suggest", "parts_around_names", lambda *_: None),
-    "proposals: a numbered title's other names": ("scout.pipeline.suggest", "_numbered_others", lambda *_: []),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
-    "signature: initials without their dots": ("scout.pipeline.signature.concepts", "_DOTTED_INITIALS",
-                                               re.compile("(?!)")),
 }
 BLIND_SETS = [EVAL_DIR / f"natural_blind{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")]
 

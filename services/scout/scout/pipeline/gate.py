@@ -337,7 +337,7 @@ class Gate:
         self._whole_terms = [(term, whole) for term in signature.written[1:]
                              if _specific_whole(whole := text.fold(term).replace(" ", ""))]
         # Latin words of the brief the member only ever capitalized (Decathlon, GEM), see _only_lowercase.
-        latin = [w.replace(".", "") for w in re.findall(r"(?:[A-Za-z]\.)+[A-Za-z]|[A-Za-z]+", " ".join(signature.written))]
+        latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))
         self._capitalized = frozenset(w.lower() for w in latin if not w.islower() and w.lower() in signature.words) \
             - {w for w in latin if w.islower()}
 

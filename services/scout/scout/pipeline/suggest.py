@@ -30,7 +30,7 @@ from scout.brief import MAX_TERMS
 from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
-from scout.pipeline.signature.concepts import ALIAS_MAX_FREQUENCY, is_generic_head, is_year
+from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
                                               parts_around_names,
                                               quoted_titles, titles)
@@ -39,12 +39,8 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 MAX_CONCEPTS = 3
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
-# A sequel's or a season's number after a title (我們與惡的距離2).
-_TRAILING_NUMBER = re.compile(r"\d{1,2}$")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
-# A clause saying what the thing asked for is fit for or able to do, then the thing (folded).
-_DESCRIBING = re.compile(r"(?:适合|可以|能)[^的]*的([^的]+)$")
 
 
 @dataclass
@@ -75,12 +71,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
-            for name in aliases.others(concept.folded) or _numbered_others(concept.folded, aliases):
+            for name in aliases.others(concept.folded):
                 concept.add(name)
-            named = _named_before_kind(concept.folded)
-            if len(concept.names) == 1 and named:
-                # Posts name it without saying what kind of thing it is (山陀兒 of 山陀兒颱風).
-                concept.add(concept.names[0][:len(named)])
             product = _without_maker(concept.names[0], aliases)
             if product:
                 # Posts name a product without its maker (Pixel 10 of Google Pixel 10).
@@ -157,31 +149,6 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
 
 
-def _named_before_kind(folded: str) -> str | None:
-    """The name in a word the dictionary lacks that is a name it lacks too, then a common word
-    saying what kind of thing it is (婚攝 of 婚攝產業, 雷亞 of 雷亞遊戲); not a common word before
-    the kind (正直 of 正直不動產), nor a place."""
-    if not all(text.has_cjk(char) for char in folded) or text.dictionary_frequency(folded):
-        return None
-    for cut in range(2, len(folded) - 1):
-        name, kind = folded[:cut], folded[cut:]
-        if text.dictionary_frequency(kind) >= ALIAS_MAX_FREQUENCY and not text.dictionary_frequency(name) \
-                and not any(place in name for place in places()):
-            return name
-    return None
-
-
-def _numbered_others(folded: str, aliases: AliasLexicon) -> list[str]:
-    """The other names of a numbered title the lexicon knows without its number, numbered alike
-    (與惡2 for 我們與惡的距離2)."""
-    match = _TRAILING_NUMBER.search(folded)
-    if not match or match.start() == 0:
-        return []
-    number = match.group(0)
-    return [f"{other}{number}" if text.has_cjk(other[-1]) else f"{other} {number}"
-            for other in aliases.others(folded[:match.start()])]
-
-
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
     """A Latin name of several words led by a maker (a name the alias lexicon knows in other
     words: Google, ASUS) without it, when what is left still names one thing: a word no English
@@ -218,26 +185,11 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
-            head = _described(intent, segmenter)
             first = next((p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
-            if head:
-                per_piece = [[c for c in p if is_place(c.folded)] for p in per_piece] + [head]
-            elif first is not None:
+            if first is not None:
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
-
-
-def _described(intent: str, segmenter: Segmenter) -> list[_Concept]:
-    """What the request's first clause asks for when it describes it before naming it (台北適合
-    帶長輩去的陶藝課: 陶藝課); a 的 after anything else mostly only says whose (產業的現況)."""
-    for chunk in chunks(intent):
-        if not segmenter.pieces(chunk):
-            continue
-        match = _DESCRIBING.search(chunk)
-        described = _concepts(segmenter.pieces(match.group(1)), segmenter, intent) if match else []
-        return [c for c in described if not is_place(c.folded)]
-    return []
 
 
 def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
@@ -303,8 +255,8 @@ def _parts(unit: str) -> list[str] | None:
     them says what the sentence does, not what it is about (覺得 of 覺得生技業), and a generic head
     after an unknown word names what kind of thing it is (托嬰中心 stays whole)."""
     parts = compound_parts(unit, common=1)
-    if parts is not None or _named_before_kind(unit):
-        return parts  # a name before its kind stays whole, proposed alone besides (山陀兒颱風)
+    if parts is not None:
+        return parts
     joined: list[str] = []
     for part in parts_around_names(unit) or []:
         if _doing(part):

@@ -248,12 +248,6 @@ def test_a_name_the_member_capitalized_written_only_in_lower_case_ranks_lower():
     casual = gate("coach 包包 心得", ["Coach", "coach 包包"])
     assert casual.judge("新買的 coach 托特包好能裝").relevance == casual.judge("新買的 Coach 托特包好能裝").relevance
 
-
-def test_initials_written_with_dots_are_met_without_them_in_capitals():
-    judge = gate("G.E.M. 演唱會心得", ["G.E.M."])
-    assert judge.judge("GEM 高雄場的票終於搶到了").accepted
-    assert judge.judge("手作的 gem 手鍊好喜歡").relevance < judge.judge("手作的 GEM 應援手鍊好喜歡").relevance
-
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
     judge = gate("怪獸8號", ["怪獸8號"])
     talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")

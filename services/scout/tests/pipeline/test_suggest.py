@@ -21,7 +21,6 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 告五人 | Accusefive
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
-我們與惡的距離 | 與惡 | The World Between Us
 # companies
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
@@ -89,11 +88,6 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert set(terms[0].split()) == {"浮潛", "墾丁"}
 
 
-def test_a_thing_described_before_it_is_named_is_what_the_sentence_asks_for() -> None:
-    assert suggest("台北有沒有適合成人初學的鋼琴課？一對一的")[0] == "台北 鋼琴課"
-    assert suggest("請問台南有沒有半夜可以掛急診的動物醫院？")[0] == "台南 動物醫院"
-
-
 def test_a_sentence_about_one_name_also_searches_the_name_alone() -> None:
     intent = "想看大家對許光漢新片的評價"
     terms = suggest(intent)
@@ -142,13 +136,6 @@ def test_a_verb_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
     assert suggest("雙北世壯運辦得怎麼樣？")[0] == "雙北世壯運"
     # One character that is a verb only elsewhere is part of the name (托嬰 of 托嬰中心).
     assert suggest("托嬰中心 產業")[0].startswith("托嬰中心")
-
-
-def test_a_name_before_the_kind_of_thing_it_is_is_also_proposed_alone() -> None:
-    assert suggest("山陀兒颱風")[:2] == ["山陀兒颱風", "山陀兒"]
-    assert "婚攝" in suggest("婚攝產業")
-    # A common word before the kind is no name: 正直 alone would find anything honest.
-    assert "正直" not in suggest("正直不動產")
 
 
 def test_a_place_or_a_number_is_never_another_name_of_a_name() -> None:
@@ -225,7 +212,6 @@ def test_a_multi_concept_phrase_is_split_into_its_concepts() -> None:
 def test_a_long_request_keeps_its_most_specific_concepts() -> None:
     core = suggest("想找台北適合帶長輩去的陶藝課，最好是週末有開的")[0]
     assert len(core.split()) <= MAX_CONCEPTS
-    assert "台北" in core and "陶藝課" in core
     # Places go first: a post about the thing seldom says where (花蓮, 太魯閣 beside the quake).
     core = suggest("想看大家怎麼討論0403花蓮大地震之後的重建，太魯閣什麼時候可以再去？")[0]
     assert "0403" in core and "地震" in core
@@ -279,7 +265,3 @@ def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None
     assert parts_around_names(text.fold("姜亨旭訓犬師")) is None
-
-
-def test_a_numbered_title_is_also_searched_by_its_other_names_numbered_alike() -> None:
-    assert {"與惡2", "The World Between Us 2"} <= set(suggest("想看大家對《我們與惡的距離2》的心得"))

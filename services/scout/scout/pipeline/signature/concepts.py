@@ -543,9 +543,6 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         # The concept's own words are translated, not its kinds: a kind is often a name (聯電) or
         # a word of many senses (外場 of 餐飲業: the outfield).
         concept_words = list(group.expressions)
-        for expression in concept_words:
-            if _DOTTED_INITIALS.fullmatch(expression):
-                group.add_alias(expression.replace(".", ""))  # posts write G.E.M. as GEM too
         if group.entity:
             # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang),
             # and a Latin name of three words or more by its initials (MKW for Mario Kart World).
@@ -645,10 +642,6 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
     # Each beginning that leaves at least two characters after it, looked up in the lexicon.
     return [other + expression[end:] for end in range(1, len(expression) - 1)
             for other in _other_names(expression[:end], group, names) if text.has_cjk(other)]
-
-
-# Initials written with dots (g.e.m, s.h.e), folded.
-_DOTTED_INITIALS = re.compile(r"(?:[a-z0-9]\.){1,}[a-z0-9]\.?")
 
 
 # The most common surnames in Taiwan, folded: a three-character name that starts with one is most
