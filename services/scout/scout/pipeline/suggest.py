@@ -73,6 +73,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
+            thing = _before_generic_head(concept.folded)
+            if len(concept.names) == 1 and thing:
+                # A generic head only says what kind of thing it is: posts name the thing without it
+                # (電競 of 電競產業, 外送 of 外送平台).
+                concept.add(concept.names[0][:len(thing)])
             product = _without_maker(concept.names[0], aliases)
             if product:
                 # Posts name a product without its maker (Pixel 10 of Google Pixel 10).
@@ -147,6 +152,18 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     names = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _before_generic_head(folded: str) -> str | None:
+    """The word before a generic head that ends a Chinese word the dictionary lacks (電競 of
+    電競產業), not a place (台北 of 台北車站)."""
+    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
+        return None
+    for cut in range(2, len(folded) - 1):
+        thing, head = folded[:cut], folded[cut:]
+        if text.dictionary_frequency(head) and is_generic_head(head, thing) and not is_place(thing):
+            return thing
+    return None
 
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
