@@ -127,11 +127,12 @@ def seed(owner: uuid.UUID) -> tuple[list[SeedRun], Iterator[SeedPost]]:
 def bench_list_run_posts(resolved: infra.Infra, runs: int) -> None:
     url = resolved.server_url(f"feeds_bench_scout_{uuid.uuid4().hex[:8]}")
     infra.ensure_database(url)
-    env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1",
-           "SCOUT_GRPC_PORT": str(infra.free_port()), "SCOUT_LOG_LEVEL": "WARNING"}
+    env = {"DATABASE_URL": url, "REDIS_URL": resolved.redis_url, "PYTHONUNBUFFERED": "1"}
     group = ProcessGroup(log_dir=BENCH_DATA_DIR / "logs", env=env)
+    # The server as the platform runs it (mTLS with the dev CA, the dev tools among its callers).
+    platform = Platform(group, ports=Ports.free(), extra_env={"scout": {"SCOUT_LOG_LEVEL": "WARNING"}})
     try:
-        group.run("scout-migrate", python_module("scout", "migrate"))
+        group.run("scout-migrate", python_module("scout", "migrate"), platform.service_env("scout"))
         owner = uuid.uuid4()
         seeded, posts = seed(owner)
         run_id = seeded[RUNS // 2].id
@@ -144,8 +145,8 @@ def bench_list_run_posts(resolved: infra.Infra, runs: int) -> None:
                     connection.execute(text(f"ANALYZE scout.{table}"))
         finally:
             engine.dispose()
-        group.start("scout-server", python_module("scout", "server"))
-        address = f"127.0.0.1:{env['SCOUT_GRPC_PORT']}"
+        platform.start_service("scout", ("server",))
+        address = platform.grpc_address("scout")
         wait_for(lambda: grpc_serving(address), "scout SERVING", group)
         channel = DEV_CA.channel(address)
         stub = scout_pb2_grpc.ScoutServiceStub(channel)
