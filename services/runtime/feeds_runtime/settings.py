@@ -57,12 +57,17 @@ def check_redis_url(value: str) -> str:
     return value
 
 
+def comma_separated(value: str) -> list[str]:
+    """The items of a list given as one variable, `a, b,c` (empty: none)."""
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
 def parse_addresses(value: Any) -> Any:
     """`host:port,host:port` (a list as it is, for settings built in code) to [(host, port), …]."""
     if not isinstance(value, str):
         return value
     addresses = []
-    for item in filter(None, (part.strip() for part in value.split(","))):
+    for item in comma_separated(value):
         host, _, port = item.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
             raise ValueError(f"{item!r} is not host:port; expected e.g. sentinel-0:26379,sentinel-1:26379,sentinel-2:26379")
@@ -162,7 +167,7 @@ def parse_url_list(value: object) -> object:
             return json.loads(text)
         except json.JSONDecodeError:
             raise ValueError("not a JSON list of URLs") from None
-    return [item.strip() for item in text.split(",") if item.strip()]
+    return comma_separated(text)
 
 
 class RedisSettings(RuntimeSettings):
