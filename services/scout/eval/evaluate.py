@@ -438,6 +438,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a run in its words": ("scout.pipeline.suggest", "parts_around_names", lambda *_: None),
     "proposals: the thing before a generic head": ("scout.pipeline.suggest", "_before_generic_head", lambda *_: None),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
+    "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
 }
 BLIND_SETS = [EVAL_DIR / f"natural_blind{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")]
 

@@ -31,7 +31,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound_parts, framing_words, is_proper_noun,
+from scout.pipeline.signature.segment import (Piece, Segmenter, bears_title, chunks, compound_parts, framing_words, is_proper_noun,
                                               parts_around_names,
                                               quoted_titles, titles)
 
@@ -39,6 +39,10 @@ from scout.pipeline.signature.segment import (Piece, Segmenter, chunks, compound
 MAX_CONCEPTS = 3
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
+# What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
+# ask about a topic, where the words after 的 say what of it), and where clauses end.
+_ASKING = ("找", "推荐", "求", "有没有", "请问")
+_CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 
@@ -202,11 +206,45 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
-            first = next((p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
+            first = _asked_for(per_piece, folded) or next(
+                (p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
             if first is not None:
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:
+    """The stretch naming what a request without a name asks for: in the first clause that asks
+    (想找, 推薦, 有沒有), what follows its last 的 (可以帶狗的民宿: 民宿), else what follows the
+    asking (想找 產後護理之家), not the setting around it (快生了, 去大巨蛋看球之前)."""
+    at: list[tuple[int, list[_Concept]]] = []
+    position = 0
+    for piece in per_piece:
+        found = folded.find(piece[0].folded, position) if piece else -1
+        if found >= 0:
+            at.append((found, piece))
+            position = found + len(piece[0].folded)
+    def things(begin: int, end: int) -> list[list[_Concept]]:
+        return [p for found, p in at if begin <= found < end
+                and any(not is_place(c.folded) and not _doing(c.folded) for c in p)]
+
+    start = 0
+    for clause in _CLAUSE.split(folded):
+        end = start + len(clause)
+        # The asking opens the clause, after framing and places only (not 推薦 of 攤位推薦); 有沒有人
+        # asks for people who know of the topic, not for a thing.
+        cue = min((clause.find(c) + len(c) for c in _ASKING if c in clause and c + "人" not in clause
+                   and not things(start, start + clause.find(c))), default=-1)
+        if cue >= 0:
+            head = clause.rfind("的")
+            for after in (head, cue) if head > cue else (cue,):
+                asked = things(start + after, end)
+                if asked:
+                    return asked[0]
+            return None
+        start = end + 1
+    return None
 
 
 def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
@@ -215,7 +253,7 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
     latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2  # IU, not 5G
-    return folded in segmenter.names or latin or bool(aliases.others(folded)) or any(
+    return folded in segmenter.names or latin or bool(aliases.others(folded)) or bears_title(folded) and any(
         folded + title in intent for title in titles())
 
 

@@ -84,8 +84,23 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert suggest("這波寒流大家那邊多冷？有下雪嗎")[0] == "寒流"
     terms = suggest("想了解月子中心這幾年漲價的狀況，業者跟媽媽們怎麼說？")
     assert "月子" in terms[0] and not any(word in " ".join(terms) for word in ("漲價", "業者", "媽媽"))
-    terms = suggest("第一次浮潛，墾丁有推薦適合新手的浮潛店嗎")
-    assert set(terms[0].split()) == {"浮潛", "墾丁"}
+
+
+def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> None:
+    # The clause that asks (找, 推薦, 有沒有) names the thing: what follows its last 的, else what
+    # follows the asking; the occasion before it is only the setting.
+    assert suggest("快生了，想找產後護理之家的評價")[0].startswith("產後")
+    assert set(suggest("去台北看球之前想先吃飯，附近有推薦的餐廳嗎？")[0].split()) == {"台北", "餐廳"}
+    assert set(suggest("第一次浮潛，墾丁有推薦適合新手的浮潛店嗎")[0].split()) == {"墾丁", "浮潛店"}
+    assert set(suggest("請問台南有沒有半夜可以掛急診的動物醫院？")[0].split()) == {"台南", "動物醫院"}
+    # 推薦 after a thing (攤位推薦) and 有沒有人 ask for no thing: the thing named first stays the topic.
+    assert not any("試喝" in term for term in suggest("今年南港的咖啡展有人去嗎？想看攤位推薦跟試喝心得"))
+    assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
+
+
+def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
+    assert suggest("健身教練 工作")[0].split()[:2] == ["健身", "教練"]
+    assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"
 
 
 def test_a_sentence_about_one_name_also_searches_the_name_alone() -> None:

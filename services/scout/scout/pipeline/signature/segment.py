@@ -72,6 +72,12 @@ def is_proper_noun(word: str) -> bool:
     return text.dictionary_tag(word) in _PROPER_TAGS
 
 
+def bears_title(word: str) -> bool:
+    """Whether a title after this word says who a person is (江振誠主廚, Andre 主廚) rather than
+    what kind of one (健身教練, 外科醫師: after a common word the title names a trade)."""
+    return len(word) < 2 or text.dictionary_frequency(word) < COMMON_PART_FREQUENCY or is_proper_noun(word)
+
+
 # Latin words that only join the words of a name (The Life of a Showgirl).
 _LATIN_GLUE = frozenset("a an the of and or for in on at to with de la le du von van".split())
 
@@ -272,7 +278,7 @@ class Segmenter:
                 continue
             current: list[str] = []
             for token in self._tokenizer.lcut(chunk, HMM=False):
-                title = bool(current) and token in titles()
+                title = bool(current) and token in titles() and (current[-1] in self.names or bears_title(current[-1]))
                 if not token.strip() or title or (token not in self.words and is_framing(token)):
                     if current:
                         pieces.append(Piece(tuple(self._glue(current))))
