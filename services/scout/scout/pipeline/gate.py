@@ -155,8 +155,18 @@ _LIKENESS_AFTER = re.compile(r"\s?(?:造型|风格)")
 # tells of a person of their own (我男友, 我同事, 我們公司的); without one, it is the topic's (大家都叫她小戴).
 _CALLED = re.compile(r"(?:叫[他她]|被叫(?:做|成)?)\s*$")
 _SOMEONE_KNOWN = re.compile(rf"我的?(?:{_MY_PEOPLE}|男友|女友|男朋友|女朋友|老公|老婆|朋友|儿子|女儿)|我们?(?:{_OUR_PLACES})")
-_NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
+_NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|\(\s*我|是我.{0,4}(?:同学|同事|朋友|邻居|室友|学姐|学妹|学长|学弟|表妹|"
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
+
+
+# The name as the measure of something else (比海底撈便宜, 跟海底撈一樣, 比起 The Bear) or as a figure of
+# speech (根本是小高姊轉世, 就是一種人生切割術, 以為自己是祖克柏): the post is about that other thing.
+_FIGURE_BEFORE = re.compile(r"(?:比|比起|不输|输给|根本是|简直是|就是一种|一种|自己是|变身|当成|当作|是我的|家族的)\s*$")
+_FIGURE_AFTER = re.compile(r"\s*(?:一样|一般|似的|转世|上身|附身|等级)")
+
+
+def _figurative(folded: str, start: int, end: int) -> bool:
+    return bool(_FIGURE_BEFORE.search(folded[max(start - 6, 0):start]) or _FIGURE_AFTER.match(folded, end))
 
 
 # A year of its own: 2025, not 12025 or 20251.
@@ -471,7 +481,7 @@ class Gate:
         claimed: list[list[tuple[int, int]]] = []  # where each required group is named
         optional: list[list[tuple[int, int]]] = []  # where each optional group is
         sufficient_hits = 0
-        placed = shop_named = lowered = False
+        placed = shop_named = lowered = figurative = False
         hit_groups: set[int] = set()
         implied = self._implied(folded)
         for index, group in enumerate(self.signature.groups):
@@ -489,6 +499,7 @@ class Gate:
                                       or self._placed_elsewhere(folded, start, end, spans)
                                       for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+            figurative = figurative or (group.required and all(_figurative(folded, start, end) for start, end in named))
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
@@ -541,8 +552,9 @@ class Gate:
             relevance -= OTHER_EDITION_PENALTY
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
+        # A post naming a required concept only as a measure or a figure of speech makes up a shortfall only.
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
-                       tuple(tokens))
+                       tuple(tokens), weak=figurative)
 
 
 # Soft age limit (docs/scout.md 4): within a year a post's age does not change its score, since

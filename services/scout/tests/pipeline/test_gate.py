@@ -181,6 +181,23 @@ def test_a_nickname_inside_the_full_name_is_read_with_the_full_name():
     assert judge.judge("許光漢新片的宣傳照好帥，光漢這次的角色很不一樣").accepted
 
 
+def test_a_name_glossed_as_the_writers_own_person_is_another_bearer():
+    judge = gate("謝金河 財經觀點", ["謝金河", "老謝"])
+    assert judge.judge("我們家老謝（我爸）今天又在看財經台罵股票").reason == OFF_TOPIC
+    assert judge.judge("老謝今天在節目上說台股還會再漲，財經觀點一向很敢講").accepted
+
+
+def test_a_name_used_only_as_a_measure_or_a_figure_of_speech_only_makes_up_a_shortfall():
+    judge = gate("海底撈 評價", ["海底撈"])
+    about = judge.judge("海底撈的服務真的很誇張，生日還幫我唱歌")
+    assert about.accepted and not about.weak
+    for post in ("這間新開的麻辣鍋服務好到快跟海底撈一樣，價格便宜一半",
+                 "這家火鍋比海底撈便宜，湯頭也不輸"):
+        verdict = judge.judge(post)
+        assert verdict.accepted and verdict.weak, post
+    assert judge.judge("我室友根本是海底撈轉世，什麼都能涮").weak
+
+
 def test_a_street_named_after_the_name_is_not_it():
     judge = gate("光陽機車", ["光陽", "KYMCO"])
     assert judge.judge("光陽路上的那家蔥油餅每天都排到轉角").reason == OFF_TOPIC
