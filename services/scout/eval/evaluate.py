@@ -440,6 +440,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: the thing before a generic head": ("scout.pipeline.suggest", "_before_generic_head", lambda *_: None),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
+    "proposals: loose extras left out": ("scout.pipeline.suggest", "_without_extras", lambda intent: intent),
 }
 BLIND_SETS = [EVAL_DIR / f"natural_blind{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")]
 

@@ -43,6 +43,9 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
+# A clause that allows more than the request (也可以, 都行), and the ends of clauses, kept with them.
+_ALLOWS_MORE = re.compile(r"[也都](?:可以|可|行|歡迎|欢迎)")
+_CLAUSE_END = re.compile(r"(?<=[,，。？?！!；;\n])")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 
@@ -61,6 +64,7 @@ class _Concept:
 def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]:
     """Search terms for an intent, the core first; NoTopicEvidence when it names no topic."""
     aliases = aliases or lexicon()
+    intent = _without_extras(intent)
     titles = quoted_titles([intent])
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
@@ -126,6 +130,14 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         return terms[:MAX_TERMS]
     # The core in Simplified characters keeps its place however many other names come before it.
     return [t for t in terms if t != simplified][:MAX_TERMS - 1] + [simplified]
+
+
+def _without_extras(intent: str) -> str:
+    """The intent less the clauses that only allow more (…的也可以, 台北或台中的店都可以): loose
+    extras the member would read too, never what every search requires."""
+    clauses = [c for c in _CLAUSE_END.split(intent) if c.strip()]
+    kept = [c for c in clauses if not _ALLOWS_MORE.search(c)]
+    return "".join(kept) if kept and len(kept) < len(clauses) else intent
 
 
 def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:

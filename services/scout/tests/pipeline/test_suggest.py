@@ -98,6 +98,13 @@ def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> No
     assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
 
 
+def test_a_clause_that_allows_more_adds_nothing_a_search_requires() -> None:
+    terms = suggest("想看戴資穎最近的比賽討論，蔡依林演唱會的也可以")
+    assert terms[0] == "戴資穎" and not any("蔡依林" in term for term in terms)
+    # Without such a clause both names stay.
+    assert any("蔡依林" in term for term in suggest("想看戴資穎跟蔡依林的合照討論"))
+
+
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
     assert suggest("健身教練 工作")[0].split()[:2] == ["健身", "教練"]
     assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"
