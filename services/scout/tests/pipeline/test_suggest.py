@@ -105,6 +105,11 @@ def test_a_clause_that_allows_more_adds_nothing_a_search_requires() -> None:
     assert any("蔡依林" in term for term in suggest("想看戴資穎跟蔡依林的合照討論"))
 
 
+def test_when_a_request_is_made_for_is_framing_and_an_article_before_one_word_is_part_of_a_title() -> None:
+    assert not any("下個月" in term for term in suggest("下個月要去京都，想看大家怎麼評價林氏璧的攻略"))
+    assert suggest("The Bear第四季出了嗎？想看大家的評價")[0] == "The Bear"
+
+
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
     assert suggest("健身教練 工作")[0].split()[:2] == ["健身", "教練"]
     assert suggest("想找大家在聊江振誠主廚的貼文")[0] == "江振誠"

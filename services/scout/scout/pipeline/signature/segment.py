@@ -78,6 +78,9 @@ def bears_title(word: str) -> bool:
     return len(word) < 2 or text.dictionary_frequency(word) < COMMON_PART_FREQUENCY or is_proper_noun(word)
 
 
+_ARTICLES = frozenset(("the", "a", "an"))
+
+
 # Latin words that only join the words of a name (The Life of a Showgirl).
 _LATIN_GLUE = frozenset("a an the of and or for in on at to with de la le du von van".split())
 
@@ -222,7 +225,8 @@ def _known_name(chunk: str) -> bool:
 
 def strip_latin_framing(run: str) -> str:
     words = run.split(" ")
-    while words and words[0] in framing_words():
+    # An article before one word is part of a title (The Bear, The Glory), not framing.
+    while words[1:] and words[0] in framing_words() and not (words[0] in _ARTICLES and len(words) == 2):
         words.pop(0)
     while words and words[-1] in framing_words():
         words.pop()
