@@ -99,9 +99,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     anchor = _anchor(concepts, segmenter, aliases, folded)
     if anchor is not None:
         others = [c for c in concepts if c is not anchor]
-        if not any(is_place(c.folded) for c in others):
+        if not any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others):
             # What a request asks about its one name only scores: the name alone finds the posts
-            # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚).
+            # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚),
+            # and so does a place in another clause, where the member only says where they are
+            # going (下個月要去京都，想看大家怎麼評價林氏璧的攻略).
             required = {text.fold(n) for n in anchor.names}
             narrower = [anchor.names[0]]
         elif len(others) > 1:
@@ -168,6 +170,13 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     names = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
+    """Whether two concepts are named in one clause of the folded intent (or either is not found)."""
+    clauses = _CLAUSE.split(folded)
+    return any(a.folded in clause and b.folded in clause for clause in clauses) or not all(
+        any(c.folded in clause for clause in clauses) for c in (a, b))
 
 
 def _before_generic_head(folded: str) -> str | None:
