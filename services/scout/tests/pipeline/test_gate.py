@@ -391,6 +391,19 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     assert judge.judge("足底筋膜炎在高雄復健了兩個月，終於可以走路不痛").reason == OFF_TOPIC
 
 
+def test_a_concept_searched_with_and_without_its_place_does_not_need_the_place():
+    # The member searched 咖啡展 alone beside 咖啡展 南港: the place is one alternative, not required.
+    judge = gate("想看今年南港咖啡展的心得", ["咖啡展", "咖啡展 南港"])
+    verdict = judge.judge("咖啡展逛一整天，試喝到心悸，最推淺焙那攤")
+    assert verdict.accepted and not verdict.weak
+
+
+def test_a_name_searched_without_the_place_it_was_written_with_is_met_without_it():
+    judge = gate("台中新光三越 氣爆", ["台中新光三越 氣爆", "新光三越 氣爆"])
+    verdict = judge.judge("新光三越氣爆案檢方起訴了幾個人？有人在追嗎")
+    assert verdict.accepted and not verdict.weak
+
+
 def test_a_chinese_name_is_met_by_its_latin_spellings_in_an_english_post():
     # Given a person and a place of worship named in Chinese only
     person = gate("想看大家怎麼評價林昶佐", ["林昶佐"])

@@ -235,16 +235,16 @@ def test_the_intent_queries_and_the_secondary_source_report_their_stage_numbers(
 
 def test_posts_writing_a_long_term_whole_make_up_a_shortfall_after_the_others():
     # Given a request whose signature 3 posts meet and 3 more only write an approved term whole
-    brief = Brief("東港黑鮪魚季 拍賣", ("東港黑鮪魚季", "黑鮪魚季 拍賣"))
-    full = [post(f"F{i:04d}", f"東港黑鮪魚季第{i}天的拍賣好熱鬧，漁港擠滿人") for i in range(3)]
-    weak = [post(f"W{i:04d}", f"黑鮪魚季拍賣第{i}場現場好熱鬧，東港漁港擠滿人") for i in range(3)]
-    primary = ScriptedSource("primary", {"東港黑鮪魚季": [full], "黑鮪魚季 拍賣": [weak]})
+    brief = Brief("素食拉麵 名店", ("素食拉麵", "拉麵 名店"))
+    full = [post(f"F{i:04d}", f"素食拉麵第{i}家名店好好吃，湯頭清甜") for i in range(3)]
+    weak = [post(f"W{i:04d}", f"拉麵名店第{i}家排隊好久，叉燒很厚") for i in range(3)]
+    primary = ScriptedSource("primary", {"素食拉麵": [full], "拉麵 名店": [weak]})
     # When the target is 5, then 4
     made_up = scan(brief, [primary], target=5)
     # Then the shortfall is made up by the weak posts, ranked after every other, the rest off topic
     assert [p.canonical_id[:1] for p in made_up.posts] == ["F", "F", "F", "W", "W"]
     assert max(p.score for p in made_up.posts[3:]) < min(p.score for p in made_up.posts[:3])
-    assert made_up.posts[3].match_reason == "命中搜尋詞：黑鮪魚季 拍賣"
+    assert made_up.posts[3].match_reason == "命中搜尋詞：拉麵 名店"
     assert made_up.counts.eligible == 5 and made_up.rejections == {"off_topic": 1} and made_up.shortfall_reasons == []
     # and when the signature's posts meet the target, no weak post is shown
     met = scan(brief, [primary], target=3)

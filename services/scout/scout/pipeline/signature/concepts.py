@@ -229,7 +229,8 @@ def _drops_a_word(unit: str, group: ConceptGroup) -> bool:
     its head without the modifier is broader (拉麵), its beginning is the name's short form (大谷
     of 大谷翔平, 漢光 of 漢光演習)."""
     rest = group.expression.replace(unit, "", 1) if unit in group.expression else ""
-    broader = len(rest) >= 2 and text.dictionary_frequency(rest) > 0
+    # A place before a name only says where it is (新光三越 of 台中新光三越): the name is no broader.
+    broader = len(rest) >= 2 and text.dictionary_frequency(rest) > 0 and rest not in places()
     return broader and (not group.entity or group.expression.endswith(unit))
 
 
@@ -491,8 +492,11 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     narrow_alone = [r for r in searches if len(concepts := _concepts_of(r)) == 1 and _specific(concepts[0])]
     for group in groups:
         in_every = all(r.names(group) for r in searches)
+        # The city holds beside an alternative of another concept (足底筋膜炎 beside 台中 骨科), not
+        # beside the same concept searched without it (咖啡展 beside 咖啡展 南港).
         city_holds = group.expression in places() and any(r.names(group) for r in searches) and any(
-            not r.names(group) for r in narrow_alone)
+            not r.names(group) and not any(s.names(group) and s.names(_concepts_of(r)[0]) for s in searches)
+            for r in narrow_alone)
         group.required = group.required and not group.qualifier and (in_every or city_holds)
     # Names the member searched each in a term of their own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
     # by the member's own searches, any one of them finds the topic.
