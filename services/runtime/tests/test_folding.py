@@ -11,6 +11,7 @@ from feeds_runtime.folding import fold, fold_letters, simplified
     ("ＦＵＬＬ　Width", "full width"),
     ("Café  CRÈME", "cafe creme"),
     ("臺灣 電視", "台湾 电视"),
+    ("小高姊 妳好", "小高姐 你好"),
     ("ﾈﾀﾊﾞﾚ", "ネタバレ"),
     ("  plain\ttext\n", "plain text"),
 ])
