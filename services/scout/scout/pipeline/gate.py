@@ -324,10 +324,13 @@ class Gate:
         # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
         # one name written whole is only one spelling of it among others.
         self._phrases = tuple(p for p in signature.phrases if " " not in p and _joins_concepts(p, signature.groups))
-        # The cities, counties and destinations the brief names: a post that names none of them but
-        # another one is about elsewhere (台北 for 台中 親子餐廳), though the place is not required.
+        # The cities, counties and destinations the member searched: a post that names none of them
+        # but another one is about elsewhere (台北 for 台中 親子餐廳), though the place is not required.
+        # A place only the intent names is where the member is (下個月要去京都), not what is asked.
         self._places = places()
-        place_groups = [g for g in signature.groups if g.expression in self._places]
+        searched = {i for term in signature.terms for i in term}
+        place_groups = [g for i, g in enumerate(signature.groups) if g.expression in self._places
+                        and (i in searched or not searched)]
         self._place_groups = frozenset(id(g) for g in place_groups)
         self._place_lengths = sorted({len(name) for name in self._places})
         # A brief that asks for no place is about where its names are, if they say (東港 of 東港迎王).

@@ -391,6 +391,13 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     assert judge.judge("足底筋膜炎在高雄復健了兩個月，終於可以走路不痛").reason == OFF_TOPIC
 
 
+def test_a_place_only_the_intent_names_is_the_setting_not_the_asked_place():
+    judge = gate("下個月要去京都，想看大家怎麼評價林氏璧的攻略", ["林氏璧", "林氏璧 攻略"])
+    assert judge.judge("林氏璧說的那家大阪燒我去了，確實好吃，就是要等很久").accepted
+    searched = gate("京都 美食 推薦", ["京都 美食"])
+    assert searched.judge("大阪美食真的多，道頓堀吃一整晚").reason == OFF_TOPIC
+
+
 def test_a_concept_searched_with_and_without_its_place_does_not_need_the_place():
     # The member searched 咖啡展 alone beside 咖啡展 南港: the place is one alternative, not required.
     judge = gate("想看今年南港咖啡展的心得", ["咖啡展", "咖啡展 南港"])
