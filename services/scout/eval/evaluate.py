@@ -81,11 +81,8 @@ from scout.service import require_topic, suggested_terms
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 EVAL_DIR = Path(__file__).parent
-DEFAULT_DATASETS = [EVAL_DIR / n for n in ("dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_dev2.jsonl",
-                                              "natural_dev3.jsonl", "natural_dev4.jsonl", "natural_dev5.jsonl",
-                                              "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
-                                              "natural_blind3.jsonl", "natural_blind4.jsonl",
-                                              "natural_blind5.jsonl", "natural_blind6.jsonl")]
+DEFAULT_DATASETS = [EVAL_DIR / "dataset.jsonl", EVAL_DIR / "holdout.jsonl",
+                    *sorted(EVAL_DIR.glob("natural_dev*.jsonl")), *sorted(EVAL_DIR.glob("natural_blind*.jsonl"))]
 DATA_DIR = REPO_ROOT / ".data" / "eval"
 PRECISION_BAR, ATTAINMENT_BAR = 0.9, 0.95
 # The bar of a scan with the terms SuggestTerms proposes, approved as they are.
@@ -442,7 +439,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: loose extras left out": ("scout.pipeline.suggest", "_without_extras", lambda intent: intent),
 }
-BLIND_SETS = [EVAL_DIR / f"natural_blind{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")]
+BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 
 
 def switch_off(name: str) -> None:

@@ -20,11 +20,7 @@ def groups_of(name: str) -> list[dict]:
     return [json.loads(line) for line in (EVAL / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("name", ["dataset.jsonl", "holdout.jsonl", "natural_dev.jsonl", "natural_dev2.jsonl",
-                                  "natural_dev3.jsonl", "natural_dev4.jsonl", "natural_dev5.jsonl",
-                                  "natural_dev6.jsonl", "natural_blind.jsonl", "natural_blind2.jsonl",
-                                  "natural_blind3.jsonl", "natural_blind4.jsonl", "natural_blind5.jsonl",
-                                  "natural_blind6.jsonl"])
+@pytest.mark.parametrize("name", sorted(p.name for p in EVAL.glob("*.jsonl")))
 def test_labeled_sets_cover_the_required_kinds_of_groups(name):
     groups = groups_of(name)
     assert len(groups) >= 18
