@@ -43,9 +43,6 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
-# A clause that allows more than the request (也可以, 都行), and the ends of clauses, kept with them.
-_ALLOWS_MORE = re.compile(r"[也都](?:可以|可|行|歡迎|欢迎)")
-_CLAUSE_END = re.compile(r"(?<=[,，。？?！!；;\n])")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 
@@ -64,7 +61,6 @@ class _Concept:
 def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]:
     """Search terms for an intent, the core first; NoTopicEvidence when it names no topic."""
     aliases = aliases or lexicon()
-    intent = _without_extras(intent)
     titles = quoted_titles([intent])
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
@@ -97,7 +93,13 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
     anchor = _anchor(concepts, segmenter, aliases, folded)
-    if anchor is not None:
+    if len(alternatives := _alternatives(keywords := _searched(concepts, framed, intent), framed)) > 1:
+        # Keywords of one field or head name kinds of one thing, which posts name one at a time,
+        # each beside the other keywords (碳權 碳費; 台北 台中 牙醫: 台北 牙醫, 台中 牙醫); keywords
+        # unlike each other must all hold (外包 後端).
+        rest = [c for keyword in keywords if not any(keyword is a for a in alternatives) for c in keyword]
+        narrower = [" ".join(c.names[0] for c in [*keyword, *rest]) for keyword in alternatives]
+    elif anchor is not None:
         others = [c for c in concepts if c is not anchor]
         if not any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others):
             # What a request asks about its one name only scores: the name alone finds the posts
@@ -118,7 +120,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     elif len(searched := _searched(concepts, framed, intent)) > 2:
         # A request names what it talks about, which a post seldom writes all of: any two of what it
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
-        narrower = [" ".join(c.names[0] for c in [*a, *b]) for a, b in itertools.combinations(searched, 2)]
+        narrower = _any_two(searched)
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -132,14 +134,6 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         return terms[:MAX_TERMS]
     # The core in Simplified characters keeps its place however many other names come before it.
     return [t for t in terms if t != simplified][:MAX_TERMS - 1] + [simplified]
-
-
-def _without_extras(intent: str) -> str:
-    """The intent less the clauses that only allow more (…的也可以, 台北或台中的店都可以): loose
-    extras the member would read too, never what every search requires."""
-    clauses = [c for c in _CLAUSE_END.split(intent) if c.strip()]
-    kept = [c for c in clauses if not _ALLOWS_MORE.search(c)]
-    return "".join(kept) if kept and len(kept) < len(clauses) else intent
 
 
 def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:
@@ -156,6 +150,22 @@ def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[
         if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
             keywords.append(own)
     return keywords
+
+
+def _any_two(searched: list[list[_Concept]]) -> list[str]:
+    return [" ".join(c.names[0] for c in [*a, *b]) for a, b in itertools.combinations(searched, 2)]
+
+
+def _alternatives(keywords: list[list[_Concept]], framed: bool) -> list[list[_Concept]]:
+    """The Chinese keywords that begin or end with the same character as another keyword: one field
+    or one head, kinds of one thing, each a search of its own (碳權 碳費, 花藝師 插花老師, 新娘秘書
+    新秘), unlike keywords that only share a character elsewhere (電動車 充電)."""
+    if framed:
+        return []
+    words = ["".join(c.folded for c in keyword) for keyword in keywords]
+    def kin(a: str, b: str) -> bool:
+        return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
+    return [k for i, k in enumerate(keywords) if any(kin(words[i], w) for j, w in enumerate(words) if j != i)]
 
 
 def _lone_word(folded: str) -> list[str]:

@@ -98,16 +98,21 @@ def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> No
     assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
 
 
-def test_a_clause_that_allows_more_adds_nothing_a_search_requires() -> None:
-    terms = suggest("想看戴資穎最近的比賽討論，蔡依林演唱會的也可以")
-    assert terms[0] == "戴資穎" and not any("蔡依林" in term for term in terms)
-    # Without such a clause both names stay.
-    assert any("蔡依林" in term for term in suggest("想看戴資穎跟蔡依林的合照討論"))
-
-
 def test_when_a_request_is_made_for_is_framing_and_an_article_before_one_word_is_part_of_a_title() -> None:
     assert not any("下個月" in term for term in suggest("下個月要去京都，想看大家怎麼評價林氏璧的攻略"))
     assert suggest("The Bear第四季出了嗎？想看大家的評價")[0] == "The Bear"
+
+
+def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold() -> None:
+    terms = suggest("花藝師 插花老師 工作心得")
+    assert "花藝師" in terms and "插花 老師" in terms
+    signature = build_signature("花藝師 插花老師 工作心得", terms)
+    assert not signature.required or all(g.sufficient for g in signature.required)
+    assert suggest("碳權 碳費")[1:3] == ["碳權", "碳費"]
+    assert set(suggest("台北 台中 牙醫")[1:3]) == {"台北 牙醫", "台中 牙醫"}
+    # Keywords that only share a character elsewhere, or nothing, are concepts that must all hold.
+    assert "電動車" not in suggest("電動車 充電") and "充電" not in suggest("電動車 充電")
+    assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
 
 
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:

@@ -72,10 +72,14 @@ def is_proper_noun(word: str) -> bool:
     return text.dictionary_tag(word) in _PROPER_TAGS
 
 
+# A word the dictionary barely knows may be a name (證嚴 of 證嚴法師); one it knows is a common word (插花).
+NAME_MAX_FREQUENCY = 10
+
+
 def bears_title(word: str) -> bool:
     """Whether a title after this word says who a person is (江振誠主廚, Andre 主廚) rather than
     what kind of one (健身教練, 外科醫師: after a common word the title names a trade)."""
-    return len(word) < 2 or text.dictionary_frequency(word) < COMMON_PART_FREQUENCY or is_proper_noun(word)
+    return len(word) < 2 or text.dictionary_frequency(word) < NAME_MAX_FREQUENCY or is_proper_noun(word)
 
 
 _ARTICLES = frozenset(("the", "a", "an"))
