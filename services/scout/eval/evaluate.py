@@ -41,8 +41,8 @@ precision@10 is relevant among the first min(10, results) results, 0 for a group
 Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
-natural_dev.jsonl and natural_dev2–6.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–6.jsonl, written blind and only ever run.
+natural_dev.jsonl and natural_dev2–7.jsonl, written blind and open for tuning;
+natural_blind.jsonl and natural_blind2–8.jsonl, written blind and only ever run.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
