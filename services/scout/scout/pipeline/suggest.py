@@ -31,9 +31,8 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (Piece, Segmenter, bears_title, chunks, compound_parts, framing_words, is_proper_noun,
-                                              parts_around_names,
-                                              quoted_titles, titles)
+from scout.pipeline.signature.segment import (Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+                                              is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -93,7 +92,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
     anchor = _anchor(concepts, segmenter, aliases, folded)
-    if len(alternatives := _alternatives(keywords := _searched(concepts, framed, intent), framed)) > 1:
+    keywords = _searched(concepts, framed, intent)
+    if not framed and len(alternatives := _alternatives(keywords)) > 1:
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
         # each beside the other keywords (碳權 碳費; 台北 台中 牙醫: 台北 牙醫, 台中 牙醫); keywords
         # unlike each other must all hold (外包 後端).
@@ -117,10 +117,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # the rest only scores (健身房業者的現況: 健身房).
         required = {text.fold(n) for n in concepts[0].names}
         narrower = [concepts[0].names[0]]
-    elif len(searched := _searched(concepts, framed, intent)) > 2:
+    elif len(keywords) > 2:
         # A request names what it talks about, which a post seldom writes all of: any two of what it
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
-        narrower = _any_two(searched)
+        narrower = _any_two(keywords)
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -156,13 +156,12 @@ def _any_two(searched: list[list[_Concept]]) -> list[str]:
     return [" ".join(c.names[0] for c in [*a, *b]) for a, b in itertools.combinations(searched, 2)]
 
 
-def _alternatives(keywords: list[list[_Concept]], framed: bool) -> list[list[_Concept]]:
+def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
     """The Chinese keywords that begin or end with the same character as another keyword: one field
     or one head, kinds of one thing, each a search of its own (碳權 碳費, 花藝師 插花老師, 新娘秘書
     新秘), unlike keywords that only share a character elsewhere (電動車 充電)."""
-    if framed:
-        return []
     words = ["".join(c.folded for c in keyword) for keyword in keywords]
+
     def kin(a: str, b: str) -> bool:
         return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
     return [k for i, k in enumerate(keywords) if any(kin(words[i], w) for j, w in enumerate(words) if j != i)]
