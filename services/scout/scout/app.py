@@ -33,9 +33,10 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
     def build_server(self, tls: GrpcTlsSettings) -> ServiceServer:
         """The gRPC server, plus the watchdog that fails runs whose job cannot be scheduled and,
         with the Threads source, its token's care (self-check and refresh); both stop when the
-        server starts draining. The segmentation, gloss and pinyin dictionaries are mapped first
-        (built first when the cache has none), so no request waits for them past its deadline."""
-        from scout.pipeline import glosses, romanize
+        server starts draining. The segmentation, gloss and pinyin dictionaries and the lexicons are
+        mapped first (built first when the cache has none), so no request waits for them past its
+        deadline."""
+        from scout.pipeline import aliases, glosses, romanize
         from scout.pipeline.sources.threads_token import ThreadsToken
         from scout.pipeline.text import load_dictionary
         from scout.scan import watchdog
@@ -43,6 +44,7 @@ class ScoutServiceDefinition(ServiceDefinition[ScoutSettings]):
         load_dictionary()
         glosses.load()
         romanize.load()
+        aliases.load()
         server = super().build_server(tls)
         server.on_drain(watchdog.start(self.database, self.settings, self.redis).set)
         if "threads" in self.settings.source_names:

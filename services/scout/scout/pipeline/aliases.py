@@ -15,7 +15,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import marisa_trie
+
 from scout.pipeline import text
+from scout.pipeline.mapped import Built, mapped
 
 LEXICON = Path(__file__).with_name("aliases.txt")
 SYNONYMS = Path(__file__).with_name("synonyms.txt")
@@ -26,64 +29,96 @@ PARTS = Path(__file__).with_name("parts.txt")
 
 
 class AliasLexicon:
-    def __init__(self, entries: list[tuple[str, ...]], kinds: dict[str, tuple[str, ...]] | None = None) -> None:
-        # Every folded name → the entry it belongs to, its names as written.
-        self._entries: dict[str, tuple[str, ...]] = {}
-        for names in entries:
-            for name in names:
-                self._entries.setdefault(text.fold(name), names)
+    """Names of one thing, held in a trie of each folded name → its line's names as written
+    (memory-mapped from the cache for the lexicon files: every scout process shares its pages), and
+    the kinds of each concept."""
+
+    def __init__(self, names: marisa_trie.BytesTrie, kinds: dict[str, list[str]]) -> None:
+        self._names = names
         # A folded concept → the kinds of it, as written, and folded for matching.
-        self._kinds = kinds or {}
+        self._kinds = {concept: tuple(names) for concept, names in kinds.items()}
         self._folded_kinds = {concept: frozenset(text.fold(k) for k in names) for concept, names in self._kinds.items()}
 
     @classmethod
     def parse(cls, source: str) -> AliasLexicon:
-        entries = []
-        kinds: dict[str, tuple[str, ...]] = {}
-        for line in source.splitlines():
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            concept, arrow, rest = line.partition(" > ")
-            names = tuple(dict.fromkeys(n.strip() for n in (rest if arrow else line).split("|") if n.strip()))
-            if arrow:
-                key = text.fold(concept.strip())
-                kinds[key] = tuple(dict.fromkeys(kinds.get(key, ()) + names))
-            elif len(names) >= 2:
-                entries.append(names)
-        return cls(entries, kinds)
+        """A lexicon read from its lines, built in this process (a small one: a test's)."""
+        return cls(*_read(source))
 
     def names_in(self, folded: str) -> list[str]:
-        """Names of the lexicon written in a folded phrase, longest first."""
-        found = [name for name in self._entries if name in folded and _whole(name, folded)]
-        return sorted(found, key=len, reverse=True)
+        """Names of the lexicon written in a folded phrase, longest first, then in the order written."""
+        found: dict[str, int] = {}
+        for start in range(len(folded)):
+            for name in self._names.prefixes(folded[start:]):
+                found.setdefault(name, start)
+        return sorted((name for name in found if _whole(name, folded)), key=lambda name: (-len(name), found[name]))
+
+    def _entry(self, folded_name: str) -> bytes | None:
+        values = self._names.get(folded_name)
+        return values[0] if values else None
 
     def others(self, folded_name: str) -> tuple[str, ...]:
         """The other names of the thing a folded name names, as the lexicon writes them."""
-        names = self._entries.get(folded_name, ())
+        entry = self._entry(folded_name)
+        names = entry.decode().split(_SEPARATOR) if entry else ()
         return tuple(n for n in names if text.fold(n) != folded_name)
 
     def same(self, folded_a: str, folded_b: str) -> bool:
         """Whether two folded names are names of one thing."""
-        entry = self._entries.get(folded_a)
-        return entry is not None and entry is self._entries.get(folded_b)
+        entry = self._entry(folded_a)
+        return entry is not None and entry == self._entry(folded_b)
 
     def kinds(self, folded_concept: str) -> tuple[str, ...]:
         """What a post may name instead of a folded concept, as the lexicon writes them."""
         return self._kinds.get(folded_concept, ())
 
-    def whole_of(self) -> dict[str, str]:
-        """Each folded concept and kind → the folded concept it belongs to (the first, where several)."""
-        wholes: dict[str, str] = {}
-        for concept, parts in self._folded_kinds.items():
-            wholes.setdefault(concept, concept)
-            for part in parts:
-                wholes.setdefault(part, concept)
-        return wholes
-
     def is_kind(self, folded_word: str, folded_concept: str) -> bool:
         """Whether a folded word names a kind of a folded concept (特斯拉 of 電動車)."""
         return folded_word in self._folded_kinds.get(folded_concept, ())
+
+
+# Between the names of a line, in the trie's values.
+_SEPARATOR = "\x1f"
+
+
+def _read(source: str) -> tuple[marisa_trie.BytesTrie, dict[str, list[str]]]:
+    """A lexicon's lines: `name | other name | …` (each folded name → the line's names as written,
+    the first line naming it where several do) and `concept > kind | kind | …` (each folded concept
+    → its kinds as written)."""
+    entries: dict[str, str] = {}
+    kinds: dict[str, list[str]] = {}
+    for line in source.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        concept, arrow, rest = line.partition(" > ")
+        names = list(dict.fromkeys(n.strip() for n in (rest if arrow else line).split("|") if n.strip()))
+        if arrow:
+            known = kinds.setdefault(text.fold(concept.strip()), [])
+            known.extend(n for n in names if n not in known)
+        elif len(names) >= 2:
+            for name in names:
+                entries.setdefault(text.fold(name), _SEPARATOR.join(names))
+    return marisa_trie.BytesTrie((name, line.encode()) for name, line in entries.items()), kinds
+
+
+def _build(*sources: Path) -> Built:
+    trie, kinds = _read("\n".join(source.read_text(encoding="utf-8") for source in sources))
+    return trie, {"kinds": kinds}
+
+
+def _mapped(name: str, *sources: Path) -> AliasLexicon:
+    trie, facts = mapped(name, marisa_trie.BytesTrie, _build, *sources)
+    return AliasLexicon(trie, facts["kinds"])
+
+
+def _wholes(kinds: dict[str, list[str]]) -> dict[str, str]:
+    """Each folded concept and kind → the folded concept it belongs to (the first, where several)."""
+    wholes: dict[str, str] = {}
+    for concept, parts in kinds.items():
+        wholes.setdefault(concept, concept)
+        for part in parts:
+            wholes.setdefault(text.fold(part), concept)
+    return wholes
 
 
 def _whole(name: str, folded: str) -> bool:
@@ -102,18 +137,18 @@ def _whole(name: str, folded: str) -> bool:
 
 @cache
 def lexicon() -> AliasLexicon:
-    return AliasLexicon.parse(LEXICON.read_text(encoding="utf-8"))
+    return _mapped("aliases", LEXICON)
 
 
 @cache
 def synonyms() -> AliasLexicon:
-    return AliasLexicon.parse("\n".join(path.read_text(encoding="utf-8") for path in (SYNONYMS, PLACES, PARTS)))
+    return _mapped("synonyms", SYNONYMS, PLACES, PARTS)
 
 
 @cache
 def places() -> dict[str, str]:
     """Every place of `places.txt`, folded → the folded city, county or destination it lies in."""
-    return AliasLexicon.parse(PLACES.read_text(encoding="utf-8")).whole_of()
+    return _wholes(_read(PLACES.read_text(encoding="utf-8"))[1])
 
 
 def is_place(folded: str) -> bool:
@@ -125,3 +160,11 @@ def is_district(word: str) -> bool:
     """A place's bare name that `places.txt` only lists with its suffix, being an everyday word too
     (三重 of 三重區): in a brief, written by the member, it names the place."""
     return any(word + suffix in places() for suffix in "区市县乡镇")
+
+
+def load() -> None:
+    """Map the lexicons now (building them first, a second of work, when the cache has none) rather
+    than on the first brief."""
+    lexicon()
+    synonyms()
+    places()

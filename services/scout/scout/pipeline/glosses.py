@@ -54,12 +54,12 @@ def _senses(definitions: str) -> list[str]:
     return senses
 
 
-def _build_dictionary() -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
+def _build_dictionary(source: Path) -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
     """Every folded Chinese word with plain English senses → those senses, of all its dictionary
     lines, and whether a line files it as a proper noun (JSON)."""
     glosses: dict[str, list[str]] = {}
     proper: set[str] = set()
-    with gzip.open(_SOURCE.open("rb"), mode="rt", encoding="utf-8") as lines:
+    with gzip.open(source.open("rb"), mode="rt", encoding="utf-8") as lines:
         for line in lines:
             match = _LINE.match(line)
             if match is None:
@@ -109,8 +109,8 @@ def common_word(folded_word: str) -> bool:
     return bool(senses) and not proper
 
 
-def _build_vocabulary() -> tuple[marisa_trie.Trie, dict[str, Any]]:
-    """Every word of the dictionary's plain English senses."""
+def _build_vocabulary(_: Path) -> tuple[marisa_trie.Trie, dict[str, Any]]:
+    """Every word of the dictionary's plain English senses (read from the mapped dictionary)."""
     return marisa_trie.Trie({word for _, value in _dictionary().iteritems() for sense in json.loads(value)["senses"]
                              for word in sense.split(" ")}), {}
 

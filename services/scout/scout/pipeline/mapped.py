@@ -27,10 +27,10 @@ Built = tuple[Trie, dict[str, Any]]
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "feeds-scout"
 
 
-def mapped(name: str, empty: Callable[[], Trie], build: Callable[[], Built], *sources: Path) -> Built:
+def mapped(name: str, empty: Callable[[], Trie], build: Callable[..., Built], *sources: Path) -> Built:
     """The trie `build` makes from `sources` (and its facts), mapped from the cache, built first
     when the cache has none for these sources and this builder. `empty` makes the trie to map into;
-    `build` must be a module-level function (a child process imports and runs it)."""
+    `build` must be a module-level function (a child process imports it and calls it with `sources`)."""
     digest = hashlib.sha256()
     for source in (*sources, Path(build.__code__.co_filename)):
         digest.update(source.read_bytes())
@@ -38,7 +38,8 @@ def mapped(name: str, empty: Callable[[], Trie], build: Callable[[], Built], *so
     facts = path.with_suffix(".json")
     if not path.exists():
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", __name__, build.__module__, build.__name__, str(path)], check=True)
+        subprocess.run([sys.executable, "-m", __name__, build.__module__, build.__name__, str(path),
+                        *map(str, sources)], check=True)
         # Builds of older data or code are never read again (a process still mapping one keeps it);
         # another process's partial files are left to it.
         for stale in CACHE_DIR.glob(f"{name}-*"):
@@ -48,11 +49,11 @@ def mapped(name: str, empty: Callable[[], Trie], build: Callable[[], Built], *so
     return empty().mmap(str(path)), json.loads(facts.read_text(encoding="utf-8"))
 
 
-def _save(build: Callable[[], Built], path: Path) -> None:
+def _save(build: Callable[..., Built], path: Path, sources: list[Path]) -> None:
     """Both files written under a name of this process, then renamed into place, the trie last: a
     process building at the same time, or one that died halfway, never leaves a partial file under
     the name that readers open."""
-    trie, facts = build()
+    trie, facts = build(*sources)
     partial = f".{os.getpid()}.partial"
     facts_path = path.with_suffix(".json")
     Path(f"{facts_path}{partial}").write_text(json.dumps(facts), encoding="utf-8")
@@ -62,5 +63,5 @@ def _save(build: Callable[[], Built], path: Path) -> None:
 
 
 if __name__ == "__main__":
-    module, function, target = sys.argv[1:]
-    _save(getattr(importlib.import_module(module), function), Path(target))
+    module, function, target, *paths = sys.argv[1:]
+    _save(getattr(importlib.import_module(module), function), Path(target), [Path(p) for p in paths])

@@ -50,14 +50,14 @@ _PLACE_KINDS = {
 _PHRASES_SOURCE = Path(pypinyin.__file__).with_name("phrases_dict.json")
 
 
-def _build_phrases() -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
+def _build_phrases(_: Path) -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
     """pypinyin's phrase table: each phrase → its readings (JSON, as pypinyin holds them)."""
     from pypinyin.phrases_dict import phrases_dict
 
     return marisa_trie.BytesTrie((p, json.dumps(readings).encode()) for p, readings in phrases_dict.items()), {}
 
 
-def _build_prefixes() -> tuple[marisa_trie.Trie, dict[str, Any]]:
+def _build_prefixes(_: Path) -> tuple[marisa_trie.Trie, dict[str, Any]]:
     """Every beginning of a phrase of the table, as pypinyin's segmenter trains its prefix set."""
     from pypinyin.phrases_dict import phrases_dict
 

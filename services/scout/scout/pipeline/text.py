@@ -41,13 +41,14 @@ _RECORD = "<i4s"
 _SIGNATURE_WORD_FREQ = 50_000
 
 
-def _build_dictionary() -> tuple[marisa_trie.RecordTrie, dict[str, Any]]:
+def _build_dictionary(source: Path) -> tuple[marisa_trie.RecordTrie, dict[str, Any]]:
     """jieba's base dictionary as jieba reads it (`gen_pfdict`: a word listed twice keeps its last
     frequency, the total counts both) and its tags as `jieba.posseg` reads them."""
     # Only the build imports posseg: importing it also loads its HMM tables (tens of MiB).
     import jieba.posseg
 
-    frequencies, total = jieba.Tokenizer.gen_pfdict(jieba.get_dict_file())
+    with source.open("rb") as words:
+        frequencies, total = jieba.Tokenizer.gen_pfdict(words)
     tags = jieba.posseg.POSTokenizer(jieba.Tokenizer()).word_tag_tab
     if any(len(tag) > 4 for tag in tags.values()):
         raise ValueError(f"a tag of jieba's dictionary is longer than the {_RECORD} record holds")

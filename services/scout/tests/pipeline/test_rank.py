@@ -13,7 +13,7 @@ POSTS = [
 
 
 # No lexicon: the signature holds the brief's own words only, so the rules see what the ranking adds.
-NOTHING = AliasLexicon([])
+NOTHING = AliasLexicon.parse("")
 
 
 def ranked(ranking: str, posts: list[str] = POSTS, intent: str = "台南 牛肉湯",
