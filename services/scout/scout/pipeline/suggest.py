@@ -157,14 +157,17 @@ def _any_two(searched: list[list[_Concept]]) -> list[str]:
 
 
 def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
-    """The Chinese keywords that begin or end with the same character as another keyword: one field
-    or one head, kinds of one thing, each a search of its own (碳權 碳費, 花藝師 插花老師, 新娘秘書
-    新秘), unlike keywords that only share a character elsewhere (電動車 充電)."""
+    """The Chinese keywords that begin or end with the same character as another keyword, or share a
+    word with it: one field or one head, kinds of one thing, each a search of its own (碳權 碳費,
+    花藝師 插花老師, 新娘秘書 新秘, 居家清潔 清潔阿姨), unlike keywords that only share a character
+    elsewhere (電動車 充電)."""
     words = ["".join(c.folded for c in keyword) for keyword in keywords]
 
-    def kin(a: str, b: str) -> bool:
-        return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
-    return [k for i, k in enumerate(keywords) if any(kin(words[i], w) for j, w in enumerate(words) if j != i)]
+    def kin(i: int, j: int) -> bool:
+        a, b = words[i], words[j]
+        return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1]) or any(
+            c is d for c in keywords[i] for d in keywords[j])
+    return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
 
 
 def _lone_word(folded: str) -> list[str]:
@@ -175,9 +178,12 @@ def _lone_word(folded: str) -> list[str]:
 
 
 def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str) -> _Concept | None:
-    """The one name of a core of several concepts, the others common words or places."""
-    names = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()
+    """The one name of a core of several concepts, the others common words or places; where several
+    words could be names, the one name the member gave (00878 beside 存股, a word the dictionary lacks)."""
+    names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
+    if len(names) > 1:
+        names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
 
 

@@ -22,6 +22,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
 # companies
+00878 | 國泰永續高股息
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
 ASUS | 華碩
@@ -110,6 +111,8 @@ def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold
     assert not signature.required or all(g.sufficient for g in signature.required)
     assert suggest("碳權 碳費")[1:3] == ["碳權", "碳費"]
     assert set(suggest("台北 台中 牙醫")[1:3]) == {"台北 牙醫", "台中 牙醫"}
+    # Keywords that share a word are one field too (居家清潔 清潔阿姨: 清潔 needed, not both others).
+    assert {"居家 清潔", "清潔 阿姨"} <= set(suggest("居家清潔 清潔阿姨 收入"))
     # Keywords that only share a character elsewhere, or nothing, are concepts that must all hold.
     assert "電動車" not in suggest("電動車 充電") and "充電" not in suggest("電動車 充電")
     assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
@@ -212,6 +215,10 @@ def test_what_keywords_ask_of_one_name_only_scores() -> None:
     signature = build_signature("鬼滅之刃 無限城 心得", terms)
     assert [g.expression for g in signature.required] == [text.fold("鬼滅之刃")]
     assert suggest("張金鶚 房價")[:2] == ["張金鶚 房價", "張金鶚"]
+    # Beside a word the dictionary lacks (存股), the name is the one the member gave: a code the
+    # lexicon knows is a name; a form of address the dictionary files as a person (阿姨) is not.
+    assert suggest("00878 存股 心得")[:2] == ["00878 存股", "00878"]
+    assert "阿姨" not in suggest("居家清潔 清潔阿姨 收入")
 
 
 def test_a_sentence_about_one_thing_requires_that_thing_alone() -> None:

@@ -69,7 +69,8 @@ def is_framing(word: str) -> bool:
 
 
 def is_proper_noun(word: str) -> bool:
-    return text.dictionary_tag(word) in _PROPER_TAGS
+    """Filed by the dictionary as a name, and not a title or form of address (阿姨, filed as a person)."""
+    return text.dictionary_tag(word) in _PROPER_TAGS and word not in titles()
 
 
 # A word the dictionary barely knows may be a name (證嚴 of 證嚴法師); one it knows is a common word (插花).
