@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
 from scout.pipeline import glosses, text
-from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
+from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, synonyms
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              is_proper_noun, parts_around_names, quoted_titles, titles)
+                                              is_framing, is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -64,7 +64,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
-    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles)
+    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles, _concept_words(folded))
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -166,8 +166,14 @@ def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
     def kin(i: int, j: int) -> bool:
         a, b = words[i], words[j]
         return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1]) or any(
-            c is d for c in keywords[i] for d in keywords[j])
+            len(c.folded) >= 2 and c.folded in b for c in keywords[i])
     return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
+
+
+def _concept_words(folded: str) -> list[str]:
+    """The synonym lexicon's words in the intent, not framing: common concepts, which the cut keeps
+    whole (徵才 of 校園徵才博覽會, not 才; 親子餐廳, whose other words the gate then reads)."""
+    return [word for word in synonyms().names_in(folded) if text.has_cjk(word) and not is_framing(word)]
 
 
 def _lone_word(folded: str) -> list[str]:
