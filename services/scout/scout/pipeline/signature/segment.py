@@ -323,9 +323,10 @@ class Segmenter:
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
-            # A concept the dictionary lacks is kept whole by the cut, and glued like a run of it.
-            if token is not None and not (token.isascii() or token in self.words and token not in self._concepts
-                                          or _dictionary_word(token)):
+            # A concept the dictionary lacks is kept whole by the cut, and glued like a run of it,
+            # though never to another concept (老公寓 浴室翻新).
+            if token is not None and not (token.isascii() or token in self.words and (
+                    token not in self._concepts or run in self._concepts) or _dictionary_word(token)):
                 run += token
                 continue
             # The word after the run, when it can take the run in front of it (鬼滅 + 之刃).
