@@ -144,11 +144,11 @@ def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
 
 
 def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
-    intent = "想看大家公寓浴室翻新花了多少錢、工期多久"
+    intent = "想看大家公寓浴室磁磚花了多少錢、工期多久"
     terms = suggest(intent)
-    assert terms[:4] == ["公寓 浴室 翻新", "公寓 浴室", "公寓 翻新", "浴室 翻新"]
+    assert terms[:4] == ["公寓 浴室 磁磚", "公寓 浴室", "公寓 磁磚", "浴室 磁磚"]
     gate = Gate(build_signature(intent, terms))
-    assert gate.judge("浴室翻新做了防水三層，師傅很細心，兩週完工").accepted
+    assert gate.judge("浴室磁磚全部重貼，師傅很細心，兩週完工").accepted
     assert not gate.judge("浴室的排水孔又堵住了，有什麼清潔方法").accepted
     # So do keywords the member set apart, each keyword with what it is made of (親子餐廳).
     assert suggest("台中 皮膚科 痘痘")[:4] == ["台中 皮膚科 痘痘", "台中 皮膚科", "台中 痘痘", "皮膚科 痘痘"]
@@ -303,6 +303,8 @@ def test_the_shipped_lexicon_reads_cleanly() -> None:
 def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # The tokenizer's words, its single characters in a row one unknown word: posts write them apart.
     assert suggest("貝親奶瓶")[0] == "貝親 奶瓶"
+    # Two unknown characters before a concept of the synonym lexicon name it (貝親 of 貝親奶嘴).
+    assert suggest("貝親奶嘴")[0] == "貝親 奶嘴"
     assert suggest("長照產業缺工很嚴重嗎")[0] == "長照產業 缺工"
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None

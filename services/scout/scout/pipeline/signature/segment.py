@@ -343,9 +343,9 @@ class Segmenter:
                         token = run + taker
                     elif len(units[-1]) < 4:
                         units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
-            elif run and len(run) <= 2 and run not in self._concepts and self._whole(
+            elif run and len(run) <= 2 and run not in self._concepts and token not in self._concepts and self._whole(
                     token if token is not None else units[-1] if units else ""):
-                pass  # a verb or particle beside a word of the terms or a place
+                pass  # a verb or particle beside a word of the terms or a place; before a concept, a name
             elif run and taker:
                 token = run + taker
             elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
