@@ -42,6 +42,7 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
+_SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
 
@@ -91,7 +92,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # out of the other names' terms, which then find every post of the name.
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
-    anchor = _anchor(concepts, segmenter, aliases, folded)
+    anchor = _anchor(concepts, segmenter, aliases, folded, framed)
     keywords = _searched(concepts, framed, intent)
     if not framed and len(alternatives := _alternatives(keywords)) > 1:
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
@@ -183,13 +184,18 @@ def _lone_word(folded: str) -> list[str]:
     return words if len(words) == 1 and words[0] not in framing_words() else []
 
 
-def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str) -> _Concept | None:
+def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str,
+            framed: bool = False) -> _Concept | None:
     """The one name of a core of several concepts, the others common words or places; where several
-    words could be names, the one name the member gave (00878 beside 存股, a word the dictionary lacks)."""
+    words could be names, the one name the member gave (00878 beside 存股, a word the dictionary lacks);
+    in a sentence that gives several, the first it gives: a sentence is about one thing and says the
+    others of it (DeepSeek of 「DeepSeek好不好用，跟ChatGPT比較的也可以」)."""
     names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     if len(names) > 1:
         names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
+    if framed and len(names) > 1:
+        names = names[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
 
 
@@ -306,8 +312,11 @@ def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
 
 
 def _framed(intent: str, segmenter: Segmenter) -> bool:
-    """Whether the intent is a sentence: some stretch of it says something and also holds framing
-    or function words (想追戴資穎最近的比賽), unlike keywords beside a framing word (鬼滅之刃 心得)."""
+    """Whether the intent is a sentence: it ends a clause or a question (DeepSeek 到底好不好用？), or
+    some stretch of it says something and also holds framing or function words (想追戴資穎最近的比賽),
+    unlike keywords beside a framing word (鬼滅之刃 心得)."""
+    if _SENTENCE_MARK.search(intent):
+        return True
     for chunk in chunks(intent):
         kept = sum(len(u) for p in segmenter.pieces(chunk) for u in p.units if text.has_cjk(u))
         if 0 < kept < text.cjk_count(chunk):

@@ -224,6 +224,14 @@ def test_what_keywords_ask_of_one_name_only_scores() -> None:
     assert "阿姨" not in suggest("居家清潔 清潔阿姨 收入")
 
 
+def test_a_sentence_giving_several_names_is_about_the_first() -> None:
+    # A question mark makes a sentence even where every Chinese word of it is framing.
+    terms = suggest("DeepSeek 到底好不好用？想看大家的心得，跟ChatGPT比較的也可以")
+    assert "DeepSeek" in terms and "ChatGPT" not in terms
+    signature = build_signature("DeepSeek 到底好不好用？想看大家的心得，跟ChatGPT比較的也可以", terms)
+    assert [g.expression for g in signature.required] == ["deepseek"]
+
+
 def test_a_sentence_about_one_thing_requires_that_thing_alone() -> None:
     # 健身房業者的現況: what it says of 健身房 (業者) only scores; the thing alone finds the posts.
     terms = suggest("想看大家討論健身房業者的現況")
