@@ -92,7 +92,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # out of the other names' terms, which then find every post of the name.
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
-    anchor = _anchor(concepts, segmenter, aliases, folded, framed)
+    anchor = _anchor(concepts, segmenter, aliases, folded, framed, titles)
     keywords = _searched(concepts, framed, intent)
     if not framed and len(alternatives := _alternatives(keywords)) > 1:
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
@@ -185,17 +185,19 @@ def _lone_word(folded: str) -> list[str]:
 
 
 def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str,
-            framed: bool = False) -> _Concept | None:
+            framed: bool = False, marked: list[str] | None = None) -> _Concept | None:
     """The one name of a core of several concepts, the others common words or places; where several
     words could be names, the one name the member gave (00878 beside 存股, a word the dictionary lacks);
-    in a sentence that gives several, the first it gives: a sentence is about one thing and says the
-    others of it (DeepSeek of 「DeepSeek好不好用，跟ChatGPT比較的也可以」)."""
+    in a sentence that gives several, the title it sets in title marks, else the first it gives: a
+    sentence is about one thing and says the others of it (DeepSeek of 「DeepSeek好不好用，跟ChatGPT
+    比較的也可以」, 影后 of 「Netflix新劇《影后》有人看了嗎」)."""
     names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     if len(names) > 1:
         names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
     if framed and len(names) > 1:
-        names = names[:1]
+        titled = {text.fold(t) for t in marked or ()}
+        names = sorted(names, key=lambda c: c.folded not in titled)[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
 
 

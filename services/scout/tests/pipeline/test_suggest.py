@@ -230,6 +230,9 @@ def test_a_sentence_giving_several_names_is_about_the_first() -> None:
     assert "DeepSeek" in terms and "ChatGPT" not in terms
     signature = build_signature("DeepSeek 到底好不好用？想看大家的心得，跟ChatGPT比較的也可以", terms)
     assert [g.expression for g in signature.required] == ["deepseek"]
+    # A title in title marks comes before the other names (影后, not Netflix).
+    terms = suggest("Netflix新劇《影后》有人看了嗎？想知道大家心得")
+    assert "影后" in terms and "Netflix" not in terms
 
 
 def test_a_sentence_about_one_thing_requires_that_thing_alone() -> None:
