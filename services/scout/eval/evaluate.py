@@ -425,6 +425,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: another bearer of the name": ("scout.pipeline.gate", "_named_otherwise", lambda *_, **__: False),
     "gate: the name after another place": ("scout.pipeline.gate.Gate", "_placed_elsewhere", lambda *_, **__: False),
     "gate: a measure or a figure of speech": ("scout.pipeline.gate", "_figurative", lambda *_, **__: False),
+    "gate: one item of a list": ("scout.pipeline.gate", "_listed", lambda *_, **__: False),
     "gate: another city": ("scout.pipeline.gate.Gate", "_elsewhere", lambda *_, **__: False),
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),

@@ -169,6 +169,18 @@ def _figurative(folded: str, start: int, end: int) -> bool:
     return bool(_FIGURE_BEFORE.search(folded[max(start - 6, 0):start]) or _FIGURE_AFTER.match(folded, end))
 
 
+# One item of a list of three or more (謝金河、股癌、游庭皓…我誰都不信): the post is about the list.
+_LIST_MARK = "、"
+_CLAUSE_END = re.compile(r"[，,。！!？?；;：:\n]")
+
+
+def _listed(folded: str, start: int, end: int) -> bool:
+    before, after = folded[:start].rstrip(), folded[end:].lstrip()
+    if not (before.endswith(_LIST_MARK) or after.startswith(_LIST_MARK)):
+        return False
+    return (_CLAUSE_END.split(before)[-1] + _CLAUSE_END.split(after)[0]).count(_LIST_MARK) >= 2
+
+
 # A year of its own: 2025, not 12025 or 20251.
 _YEAR = r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])"
 
@@ -502,7 +514,8 @@ class Gate:
                                       or self._placed_elsewhere(folded, start, end, spans)
                                       for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
-            figurative = figurative or (group.required and all(_figurative(folded, start, end) for start, end in named))
+            figurative = figurative or (group.required and all(
+                _figurative(folded, start, end) or _listed(folded, start, end) for start, end in named))
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
@@ -555,7 +568,8 @@ class Gate:
             relevance -= OTHER_EDITION_PENALTY
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
-        # A post naming a required concept only as a measure or a figure of speech makes up a shortfall only.
+        # A post naming a required concept only as a measure, a figure of speech or one item of a
+        # list makes up a shortfall only.
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
                        tuple(tokens), weak=figurative)
 

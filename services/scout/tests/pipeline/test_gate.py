@@ -198,6 +198,15 @@ def test_a_name_used_only_as_a_measure_or_a_figure_of_speech_only_makes_up_a_sho
     assert judge.judge("我室友根本是海底撈轉世，什麼都能涮").weak
 
 
+def test_a_name_only_listed_among_others_only_makes_up_a_shortfall():
+    judge = gate("謝金河 財經觀點", ["謝金河"])
+    listed = judge.judge("財經網紅一堆，謝金河、股癌、游庭皓…我誰都不信，只信定期定額")
+    assert listed.accepted and listed.weak
+    # Two names side by side are no list; the post talks about both.
+    assert not judge.judge("謝金河、游庭皓今天的節目都在講台股還會不會漲").weak
+    assert not judge.judge("謝金河今天在節目上說台股還會再漲").weak
+
+
 def test_a_street_named_after_the_name_is_not_it():
     judge = gate("光陽機車", ["光陽", "KYMCO"])
     assert judge.judge("光陽路上的那家蔥油餅每天都排到轉角").reason == OFF_TOPIC
