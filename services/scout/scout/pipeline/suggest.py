@@ -31,11 +31,13 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, synonyms
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               is_framing, is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
+# A word the dictionary counts this often is a common word, beside a rare one (小孩 beside 空污).
+COMMON_MIN_FREQUENCY = 100
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
@@ -122,6 +124,13 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # A request names what it talks about, which a post seldom writes all of: any two of what it
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
         narrower = _any_two(keywords)
+
+    if not narrower and (kept := _most_specific(concepts, keywords, framed)):
+        # A search needing every concept finds few posts: the most specific one alone, with the
+        # places the request names, finds the posts that write it without the rest, which then
+        # only score (電動車 充電: 電動車; 台中 空污 小孩: 台中 空污).
+        required = {text.fold(n) for c in kept for n in c.names}
+        narrower = [" ".join(c.names[0] for c in kept)]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -438,12 +447,36 @@ def _personal_or_unknown(word: str) -> bool:
     return not is_place(word) and (tag is None or (is_proper_noun(word) and tag.startswith("nr")))
 
 
+def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], framed: bool) -> list[_Concept] | None:
+    """The most specific of several concepts (not a number) with the places beside it; none where
+    rare keywords all describe a generic head after them, which must all hold (外包 後端 工程師)."""
+    things = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()]
+    modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
+    described = not framed and sum(len(k) for k in keywords) < len(concepts) and len(modifiers) > 1 and all(
+        text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
+    if len(things) < 2 or described:
+        return None
+    thing = min(things, key=_specificity)
+    return [c for c in concepts if c is thing or is_place(c.folded)]
+
+
+def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
+    """Names first, then the rarer words, places last."""
+    common = text.dictionary_frequency(concept.folded) if text.has_cjk(concept.folded) else 0
+    return (is_place(concept.folded), not concept.entity, common)
+
+
+def _carrier(concepts: list[_Concept]) -> _Concept | None:
+    """The one Chinese concept the dictionary barely knows among others it knows well, places aside."""
+    words = [c for c in concepts if not is_place(c.folded)]
+    rare = [c for c in words if text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY]
+    common = [c for c in words if text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) >= COMMON_MIN_FREQUENCY]
+    return rare[0] if len(rare) == 1 and common and len(rare) + len(common) == len(words) else None
+
+
 def _core(concepts: list[_Concept]) -> list[_Concept]:
     """The most specific concepts, in the intent's order: names first, then the rarer words."""
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
-    def specificity(concept: _Concept) -> tuple[bool, bool, int]:
-        common = text.dictionary_frequency(concept.folded) if text.has_cjk(concept.folded) else 0
-        return (is_place(concept.folded), not concept.entity, common)
-    kept = sorted(concepts, key=specificity)[:MAX_CONCEPTS]
+    kept = sorted(concepts, key=_specificity)[:MAX_CONCEPTS]
     return [c for c in concepts if any(c is k for k in kept)]

@@ -114,8 +114,12 @@ def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold
     # Keywords that share a word are one field too (居家清潔 清潔阿姨: each searched without the other).
     terms = suggest("居家清潔 清潔阿姨 收入")
     assert any("居家" in t and "阿姨" not in t for t in terms) and any("阿姨" in t and "居家" not in t for t in terms)
-    # Keywords that only share a character elsewhere, or nothing, are concepts that must all hold.
-    assert "電動車" not in suggest("電動車 充電") and "充電" not in suggest("電動車 充電")
+    # Keywords that only share a character elsewhere, or nothing, are no alternatives: the rarest is
+    # the topic, searched alone too, and the others only score (電動車 充電: 電動車, not 充電).
+    terms = suggest("電動車 充電")
+    assert terms[:2] == ["電動車 充電", "電動車"] and "充電" not in terms
+    assert [g.expression for g in build_signature("電動車 充電", terms).required] == [text.fold("電動車")]
+    # Rare keywords that all describe a generic head after them must all hold (外包 後端 工程師).
     assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
 
 
@@ -235,14 +239,18 @@ def test_a_sentence_giving_several_names_is_about_the_first() -> None:
     assert "影后" in terms and "Netflix" not in terms
 
 
+def test_a_search_needing_every_concept_also_searches_the_most_specific_with_its_places() -> None:
+    assert suggest("台中 空污 小孩")[:2] == ["台中 空污 小孩", "台中 空污"]
+    # A number is never the thing searched alone (魷魚遊戲3).
+    assert "3" not in suggest("魷魚遊戲3")
+
+
 def test_a_sentence_about_one_thing_requires_that_thing_alone() -> None:
     # 健身房業者的現況: what it says of 健身房 (業者) only scores; the thing alone finds the posts.
     terms = suggest("想看大家討論健身房業者的現況")
     assert terms[:2] == ["健身房 業者", "健身房"]
     signature = build_signature("想看大家討論健身房業者的現況", terms)
     assert [g.expression for g in signature.required] == [text.fold("健身房")]
-    # Keywords of two common concepts still need both (外包 後端 工程師 needs 外包 and 後端).
-    assert suggest("電動車 充電")[0] == "電動車 充電" and "電動車" not in suggest("電動車 充電")
 
 
 def test_a_lexicon_name_is_found_in_simplified_or_any_case() -> None:
