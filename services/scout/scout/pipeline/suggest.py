@@ -5,7 +5,7 @@ The intent is cut the way the signature cuts it (framing and function words out)
 typed as people type it (「想追戴資穎最近的比賽」) proposes its core, not itself repeated:
 
 1. the core concepts, each written as the member wrote it and set apart by spaces
-   (「外包後端工程師」 → 外包 後端 工程師), at most `MAX_CONCEPTS` of the most specific;
+   (「外包後端設計師」 → 外包 後端 設計師), at most `MAX_CONCEPTS` of the most specific;
 2. where the core holds one name among common words, narrower searches: in a sentence the name
    alone (what the sentence asks about it only scores), else the name beside each other concept
    in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them; in a
@@ -79,11 +79,6 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
-            thing = _before_generic_head(concept.folded)
-            if len(concept.names) == 1 and thing:
-                # A generic head only says what kind of thing it is: posts name the thing without it
-                # (電競 of 電競產業, 外送 of 外送平台).
-                concept.add(concept.names[0][:len(thing)])
             product = _without_maker(concept.names[0], aliases)
             if product:
                 # Posts name a product without its maker (Pixel 10 of Google Pixel 10).
@@ -215,18 +210,6 @@ def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
     clauses = _CLAUSE.split(folded)
     return any(a.folded in clause and b.folded in clause for clause in clauses) or not all(
         any(c.folded in clause for clause in clauses) for c in (a, b))
-
-
-def _before_generic_head(folded: str) -> str | None:
-    """The word before a generic head that ends a Chinese word the dictionary lacks (電競 of
-    電競產業), not a place (台北 of 台北車站)."""
-    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
-        return None
-    for cut in range(2, len(folded) - 1):
-        thing, head = folded[:cut], folded[cut:]
-        if text.dictionary_frequency(head) and is_generic_head(head, thing) and not is_place(thing):
-            return thing
-    return None
 
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
@@ -448,13 +431,14 @@ def _personal_or_unknown(word: str) -> bool:
 
 
 def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], framed: bool) -> list[_Concept] | None:
-    """The most specific of several concepts (not a number) with the places beside it; none where
-    rare keywords all describe a generic head after them, which must all hold (外包 後端 工程師)."""
+    """The most specific of several concepts (not a number) with the places beside it; none in one
+    keyword, whose words name one thing (外包後端設計師), or where rare keywords all describe a
+    generic head after them, which must all hold (外包 後端 工程師)."""
     things = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()]
     modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
     described = not framed and sum(len(k) for k in keywords) < len(concepts) and len(modifiers) > 1 and all(
         text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
-    if len(things) < 2 or described:
+    if len(things) < 2 or described or not framed and len(keywords) < 2:
         return None
     thing = min(things, key=_specificity)
     return [c for c in concepts if c is thing or is_place(c.folded)]
