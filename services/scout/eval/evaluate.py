@@ -434,6 +434,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: a run in its words": ("scout.pipeline.suggest", "parts_around_names", lambda *_: None),
+    "proposals: the thing before a generic head": ("scout.pipeline.suggest", "_before_generic_head", lambda *_: None),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),

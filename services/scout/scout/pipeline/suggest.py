@@ -79,6 +79,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
+            thing = _before_generic_head(concept.folded)
+            if len(concept.names) == 1 and thing:
+                # A generic head only says what kind of thing it is: posts name the thing without it
+                # (電競 of 電競產業, 外送 of 外送平台).
+                concept.add(concept.names[0][:len(thing)])
             product = _without_maker(concept.names[0], aliases)
             if product:
                 # Posts name a product without its maker (Pixel 10 of Google Pixel 10).
@@ -210,6 +215,18 @@ def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
     clauses = _CLAUSE.split(folded)
     return any(a.folded in clause and b.folded in clause for clause in clauses) or not all(
         any(c.folded in clause for clause in clauses) for c in (a, b))
+
+
+def _before_generic_head(folded: str) -> str | None:
+    """The word before a generic head that ends a Chinese word the dictionary lacks (電競 of
+    電競產業), not a place (台北 of 台北車站)."""
+    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
+        return None
+    for cut in range(2, len(folded) - 1):
+        thing, head = folded[:cut], folded[cut:]
+        if text.dictionary_frequency(head) and is_generic_head(head, thing) and not is_place(thing):
+            return thing
+    return None
 
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:

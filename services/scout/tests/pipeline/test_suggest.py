@@ -330,3 +330,11 @@ def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None
     assert parts_around_names(text.fold("姜亨旭訓犬師")) is None
+
+
+def test_the_thing_before_a_generic_head_is_also_proposed_alone() -> None:
+    # A generic head only says what kind of thing it is: posts name the thing without it.
+    assert suggest("電競產業")[:2] == ["電競產業", "電競"]
+    assert "外送" in suggest("外送平台")
+    # Not a place before what is there (台北 of 台北車站 names every post of the city).
+    assert "台北" not in suggest("台北車站")
