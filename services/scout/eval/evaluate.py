@@ -438,7 +438,6 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),
-    "proposals: the synonym lexicon's words whole": ("scout.pipeline.suggest", "_concept_words", lambda *_: []),
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
 from scout.pipeline import glosses, text
-from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, synonyms
+from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              is_framing, is_proper_noun, parts_around_names, quoted_titles, titles)
+                                              is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -67,7 +67,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
-    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles, _concept_words(folded))
+    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -178,12 +178,6 @@ def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
         return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1]) or any(
             len(c.folded) >= 2 and c.folded in b for c in keywords[i])
     return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
-
-
-def _concept_words(folded: str) -> list[str]:
-    """The synonym lexicon's words in the intent, not framing: common concepts, which the cut keeps
-    whole (徵才 of 校園徵才博覽會, not 才; 親子餐廳, whose other words the gate then reads)."""
-    return [word for word in synonyms().names_in(folded) if text.has_cjk(word) and not is_framing(word)]
 
 
 def _lone_word(folded: str) -> list[str]:
@@ -455,7 +449,7 @@ def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], fra
     modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
     described = not framed and sum(len(k) for k in keywords) < len(concepts) and len(modifiers) > 1 and all(
         text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
-    if len(things) < 2 or described or not framed and len(keywords) < 2:
+    if len(things) < 2 or described or not framed and sum(any(c in things for c in k) for k in keywords) < 2:
         return None
     thing = min(things, key=_specificity)
     return [c for c in concepts if c is thing or is_place(c.folded)]

@@ -158,8 +158,7 @@ def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
     assert suggest("台中 皮膚科 痘痘")[:4] == ["台中 皮膚科 痘痘", "台中 皮膚科", "台中 痘痘", "皮膚科 痘痘"]
     assert suggest("桃園 燒肉 包廂")[1:4] == ["桃園 燒肉", "桃園 包廂", "燒肉 包廂"]
     # Two keywords, or a generic head after a keyword, still need each (外包 後端 工程師).
-    # A concept of the synonym lexicon stays whole, so the gate reads its other words (親子友善餐廳).
-    assert suggest("台中 親子餐廳") == ["台中 親子餐廳", "台中 亲子餐厅"]
+    assert suggest("台中 親子餐廳") == ["台中 親子 餐廳", "台中 亲子 餐厅"]
     signature = build_signature("外包 後端 工程師", suggest("外包 後端 工程師"))
     assert {text.fold("外包"), text.fold("後端")} <= {g.expression for g in signature.required}
 
@@ -266,9 +265,7 @@ def test_two_names_the_intent_gives_for_one_thing_become_alternatives() -> None:
 
 
 def test_a_multi_concept_phrase_is_split_into_its_concepts() -> None:
-    assert suggest("外包後端設計師") == ["外包 後端 設計師", "外包 后端 设计师"]
-    # A concept of the synonym lexicon stays whole (後端工程師).
-    assert suggest("外包後端工程師")[0] == "外包 後端工程師"
+    assert suggest("外包後端工程師") == ["外包 後端 工程師", "外包 后端 工程师"]
     assert suggest("台北陶藝課")[0] == "台北 陶藝課"
 
 
@@ -324,8 +321,6 @@ def test_the_shipped_lexicon_reads_cleanly() -> None:
 def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # The tokenizer's words, its single characters in a row one unknown word: posts write them apart.
     assert suggest("貝親奶瓶")[0] == "貝親 奶瓶"
-    # Two unknown characters before a concept of the synonym lexicon name it (貝親 of 貝親奶嘴).
-    assert suggest("貝親奶嘴")[0] == "貝親 奶嘴"
     assert suggest("長照產業缺工很嚴重嗎")[0] == "長照產業 缺工"
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None

@@ -271,14 +271,11 @@ def runs(written: str, pieces: list[Piece]) -> list[list[Piece]]:
 class Segmenter:
     """Cuts the intent and the terms of one brief alike, knowing the brief's vocabulary."""
 
-    def __init__(self, terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = (),
-                 concepts: list[str] | tuple[str, ...] = ()) -> None:
-        """`concepts`: common concepts to keep whole (the synonym lexicon's words in an intent)."""
+    def __init__(self, terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = ()) -> None:
         words, names = brief_words(terms, marked)
-        self.words = frozenset([*words, *concepts])
+        self.words = frozenset(words)
         self.names = frozenset(names)
-        self._concepts = frozenset(concepts) - self.names
-        self._tokenizer = text.tokenizer_with([*words, *concepts], extra={w: _FRAMING_FREQ for w in framing_words() | titles()})
+        self._tokenizer = text.tokenizer_with(words, extra={w: _FRAMING_FREQ for w in framing_words() | titles()})
 
     def pieces(self, raw: str) -> list[Piece]:
         pieces: list[Piece] = []
@@ -306,8 +303,6 @@ class Segmenter:
         own names, a proper noun of the dictionary, or a word mostly unknown to it (台積電)."""
         if not text.has_cjk(unit) or unit in self.names:
             return True
-        if unit in self._concepts:
-            return False
         if text.dictionary_tag(unit) is not None:
             return is_proper_noun(unit)
         known = max((len(t) for t in text.base_cut(unit) if _dictionary_word(t)), default=0)
@@ -323,10 +318,7 @@ class Segmenter:
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
-            # A concept the dictionary lacks is kept whole by the cut, and glued like a run of it,
-            # though never to another concept (老公寓 浴室翻新).
-            if token is not None and not (token.isascii() or token in self.words and (
-                    token not in self._concepts or run in self._concepts) or _dictionary_word(token)):
+            if token is not None and not (token.isascii() or token in self.words or _dictionary_word(token)):
                 run += token
                 continue
             # The word after the run, when it can take the run in front of it (鬼滅 + 之刃).
@@ -343,9 +335,8 @@ class Segmenter:
                         token = run + taker
                     elif len(units[-1]) < 4:
                         units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
-            elif run and len(run) <= 2 and run not in self._concepts and token not in self._concepts and self._whole(
-                    token if token is not None else units[-1] if units else ""):
-                pass  # a verb or particle beside a word of the terms or a place; before a concept, a name
+            elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
+                pass  # a verb or particle beside a word of the terms or a place
             elif run and taker:
                 token = run + taker
             elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
