@@ -36,8 +36,8 @@ class AliasLexicon:
     def __init__(self, names: marisa_trie.BytesTrie, kinds: dict[str, list[str]]) -> None:
         self._names = names
         # A folded concept → the kinds of it, as written, and folded for matching.
-        self._kinds = {concept: tuple(names) for concept, names in kinds.items()}
-        self._folded_kinds = {concept: frozenset(text.fold(k) for k in names) for concept, names in self._kinds.items()}
+        self._kinds = {concept: tuple(written) for concept, written in kinds.items()}
+        self._folded_kinds = {concept: frozenset(map(text.fold, written)) for concept, written in self._kinds.items()}
 
     @classmethod
     def parse(cls, source: str) -> AliasLexicon:

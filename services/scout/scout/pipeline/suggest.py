@@ -36,8 +36,6 @@ from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, Piece, Segment
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
-# A word the dictionary counts this often is a common word, beside a rare one (小孩 beside 空污).
-COMMON_MIN_FREQUENCY = 100
 # A year at either end of a run, beside what it dates (folded).
 _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
@@ -459,14 +457,6 @@ def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
     """Names first, then the rarer words, places last."""
     common = text.dictionary_frequency(concept.folded) if text.has_cjk(concept.folded) else 0
     return (is_place(concept.folded), not concept.entity, common)
-
-
-def _carrier(concepts: list[_Concept]) -> _Concept | None:
-    """The one Chinese concept the dictionary barely knows among others it knows well, places aside."""
-    words = [c for c in concepts if not is_place(c.folded)]
-    rare = [c for c in words if text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY]
-    common = [c for c in words if text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) >= COMMON_MIN_FREQUENCY]
-    return rare[0] if len(rare) == 1 and common and len(rare) + len(common) == len(words) else None
 
 
 def _core(concepts: list[_Concept]) -> list[_Concept]:
