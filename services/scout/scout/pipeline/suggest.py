@@ -71,12 +71,17 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
     framed = _framed(intent, segmenter)
     # A year is left out of the topic (posts seldom write it) unless it is all there is.
-    concepts = _core(_topic(pieces, segmenter, intent, folded, aliases, framed)) or _concepts(pieces, segmenter, intent, years=True)
+    concepts = _core(_place_led(_topic(pieces, segmenter, intent, folded, aliases, framed), aliases, intent)) or _concepts(
+        pieces, segmenter, intent, years=True)
     for concept in concepts:
         # A place is searched as posts write it; its other names (天龍國, Formosa) find little more.
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
+            if concept.names[1:] and (unplaced := _unplaced(concept.folded)):
+                # Posts name a thing of the lexicon without the place it begins with (美食展 of
+                # 台灣美食展, not 馬拉松 of 台北馬拉松).
+                concept.add(text.original_spelling(unplaced, [intent], keep_case=True))
             thing = _before_generic_head(concept.folded)
             if len(concept.names) == 1 and thing:
                 # A generic head only says what kind of thing it is: posts name the thing without it
@@ -263,6 +268,33 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> list[_Concept]:
+    """Concepts in a row that spell a name of the alias lexicon beginning with a place, which the
+    cut reads as the place and the thing (台北 國際 書展), one concept again: the name is what the
+    request is about, and posts also write its other names (TIBE, 北馬)."""
+    merged: list[_Concept] = []
+    start = 0
+    while start < len(concepts):
+        end = next((end for end in range(len(concepts), start + 1, -1) if is_place(concepts[start].folded)
+                    and aliases.others("".join(c.folded for c in concepts[start:end]))), start + 1)
+        if end > start + 1:
+            name = "".join(c.folded for c in concepts[start:end])
+            merged.append(_Concept(folded=name, entity=True, names=[text.original_spelling(name, [intent], keep_case=True)]))
+        else:
+            merged.append(concepts[start])
+        start = end
+    return merged
+
+
+def _unplaced(folded: str) -> str | None:
+    """A name without the place it begins with, when what is left is no common word."""
+    for cut in range(len(folded) - 2, 1, -1):
+        if is_place(folded[:cut]):
+            rest = folded[cut:]
+            return rest if text.dictionary_frequency(rest) < NAME_MAX_FREQUENCY else None
+    return None
 
 
 def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:

@@ -26,6 +26,9 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
 ASUS | 華碩
+# events
+台北國際書展 | 台北書展 | TIBE
+台北馬拉松 | 北馬 | Taipei Marathon
 # places
 台北 | 台北市 | Taipei | 天龍國
 """)
@@ -121,6 +124,15 @@ def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold
     assert [g.expression for g in build_signature("電動車 充電", terms).required] == [text.fold("電動車")]
     # Rare keywords that all describe a generic head after them must all hold (外包 後端 工程師).
     assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
+
+
+def test_a_name_that_begins_with_a_place_is_proposed_whole_with_its_other_names() -> None:
+    # The cut reads it as the place and the thing; the request is about the thing the lexicon names.
+    terms = suggest("今年台北國際書展有什麼推薦的攤位？")
+    assert terms[0] == "台北國際書展" and {"台北書展", "TIBE", "國際書展"} <= set(terms)
+    # Without the place, a common word names any such thing: 馬拉松 is no name of 台北馬拉松.
+    terms = suggest("有人抽到台北馬拉松嗎")
+    assert {"台北馬拉松", "北馬", "Taipei Marathon"} <= set(terms) and "馬拉松" not in terms
 
 
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
