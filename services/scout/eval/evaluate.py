@@ -41,8 +41,8 @@ precision@10 is relevant among the first min(10, results) results, 0 for a group
 Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
-natural_dev.jsonl and natural_dev2–7.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–10.jsonl, written blind and only ever run.
+natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
+natural_blind.jsonl and natural_blind2–12.jsonl, written blind and only ever run.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -441,6 +441,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
     "proposals: a name that begins with a place, whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
+    "proposals: the first thing, not what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 

@@ -262,7 +262,9 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
+            # A thing before what is done (社群小編 of 想轉職當社群小編, not 轉職).
             first = _asked_for(per_piece, folded) or next(
+                (p for p in per_piece if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
                 (p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
             if first is not None:
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
@@ -363,6 +365,11 @@ def _doing(folded: str) -> bool:
     """A verb or a set phrase of the dictionary (去過, 常看到), as a sentence says what it does."""
     tag = text.dictionary_tag(folded) or ""
     return tag[:1] in _DOING_TAGS
+
+
+def _verb(folded: str) -> bool:
+    """A verb of the dictionary (轉職, 回鄉); a set phrase is as often a thing (雞肉飯)."""
+    return (text.dictionary_tag(folded) or "").startswith("v")
 
 
 def _is_country(folded: str) -> bool:

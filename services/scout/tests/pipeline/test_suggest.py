@@ -86,6 +86,10 @@ def test_a_code_is_no_name_the_sentence_is_about() -> None:
 
 def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() -> None:
     assert suggest("這波寒流大家那邊多冷？有下雪嗎")[0] == "寒流"
+    # The first thing, not what is done: a verb only says how the member comes to the thing.
+    assert suggest("想轉職當社群小編，有在做的人可以分享一下薪水嗎？")[0].replace(" ", "") == "社群小編"
+    # A set phrase of the dictionary is a thing too (雞肉飯), not what is done.
+    assert suggest("下個月要去嘉義，想找在地人推薦的雞肉飯，不要觀光客那種")[0] == "嘉義 雞肉飯"
     terms = suggest("想了解月子中心這幾年漲價的狀況，業者跟媽媽們怎麼說？")
     assert "月子" in terms[0] and not any(word in " ".join(terms) for word in ("漲價", "業者", "媽媽"))
 
