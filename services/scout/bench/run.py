@@ -7,7 +7,10 @@
    identity, dedup or judging — what fetching alone costs.
 2. ListRunPosts over gRPC (the scout server as it runs) for a 40-result run, with 10,000 runs of the
    same owner in the table (400,000 results). Baseline: the service's page statement as raw SQL.
-3. Resident memory of the scout server and worker as the platform starts them (metrics on), once
+3. SuggestTerms' work for a request of 200 characters, as the service does it (`suggested_terms`),
+   each request one the process has not seen (twelve things, each in four frames of settings and
+   loose extras). Measured: the median latency, the 90th percentile beside it. Baseline: the 50 ms bar.
+4. Resident memory of the scout server and worker as the platform starts them (metrics on), once
    they have proposed terms for an intent and run a scan, so the dictionaries loaded on first use
    are in: VmRSS and PSS of each process, the worker's forked processes each on a line of its own.
    Baseline: the 200 MiB bar of each process.
@@ -44,6 +47,7 @@ from scout.pipeline.scan import run_scan
 from scout.settings import ScoutSettings
 from scout.pipeline.sources.dev import DevSource
 from scout.repositories.posts import RESULT_ORDER
+from scout.service import suggested_terms
 
 TERMS = ["炭治郎", "禰豆子", "無限城", "柱訓練", "伊之助", "蝴蝶忍", "竈門家", "鬼殺隊"]
 RUNS, RESULTS_PER_RUN, PAGE_SIZE = 10_000, 40, 8
@@ -51,6 +55,30 @@ REPEATS = 7  # scans per measurement; the median is reported
 OUTREACH = ("new", "drafted", "skipped", "published")
 MEMORY_BAR_MIB = 200
 MEMORY_INTENT = "鬼滅之刃 角色劇情"
+SUGGEST_BAR_MS = 50
+SUGGEST_CHARS = 200
+# Requests as members type them: each thing in each frame, a request the process has not seen,
+# cut to SUGGEST_CHARS characters.
+SUGGEST_THINGS = ("周杰倫的演唱會", "Switch 2", "台南的牛肉湯", "UI設計師這份工作", "《我們與惡的距離2》", "白沙屯媽祖進香",
+                  "台積電的工程師", "小米15 Ultra", "宜蘭的寵物民宿", "鬼滅之刃無限城篇", "高雄的親子餐廳", "新青安房貸")
+SUGGEST_FRAMES = (
+    "下個月要帶爸媽出去玩三天，想看大家對{}的真實心得跟評價，最好是最近一年去過或用過的人分享，"
+    "如果有踩雷的經驗也歡迎留言，預算不用太省，吃得好住得好比較重要，停車方不方便、要不要先預約、"
+    "假日人會不會很多也想知道，有推薦的路線或搭配的行程更好，長輩膝蓋不好所以不能走太多路，"
+    "晚上想找安靜一點的地方休息，小朋友也會一起去，有推薦的餐廳或景點可以順便告訴我，行李很多所以交通方式也想參考，有任何資訊都很感謝，謝謝大家",
+    "最近身邊好多人在討論{}，想知道到底值不值得，有沒有人可以分享實際的經驗，優點缺點都想聽，"
+    "網路上的業配文太多了所以想看真心話，跟同類型的比起來差在哪裡，價格跟品質划不划算，"
+    "新手需要注意什麼，還有哪些地方是大家常常忽略的，如果重來一次還會不會選擇，住台中的話方便嗎，"
+    "有沒有售後或客服的經驗可以分享，朋友說要等特價再買比較好，不知道是不是真的，也想知道二手的值不值得考慮，有任何資訊都很感謝，先謝謝回覆的大家",
+    "有人在追{}的消息嗎？想看大家的討論跟第一手心得，特別是最近這幾個月的變化，"
+    "有人說越來越好也有人說越來越差，想聽聽不同的看法，相關的新聞或懶人包也可以，"
+    "我是剛開始關注的新手，很多名詞看不太懂，如果有推薦的入門資料或帳號也歡迎分享，"
+    "我比較常用Threads跟Dcard，PTT比較少看，英文的討論也可以，不過希望是最近的資訊，太舊的可能已經不準了，有任何資訊都很感謝，整理好之後也會分享給大家，先謝謝大家",
+    "想請教關於{}的問題，家裡長輩很好奇所以幫忙問，想知道實際情況跟網路上說的差多少，"
+    "費用大概落在哪個範圍，要準備什麼東西，流程會不會很麻煩，有沒有什麼隱藏的成本，"
+    "也想知道北部跟南部的差別，平日跟假日差很多嗎，有經驗的人可以分享一下嗎，"
+    "我們住在新北，週末才有空處理，如果需要請假的話想先知道要請幾天，網路上查到的資料有點亂，希望有實際經驗的人幫忙解答，有任何資訊都很感謝，之後辦完也會回來分享，多謝各位",
+)
 
 
 def corpus(path: Path) -> None:
@@ -101,6 +129,19 @@ def bench_scan() -> None:
            fetch_wall * 1000)
     record("scout_scan_relevance_cost", {**params, "fetched_baseline": fetched}, "cost_per_candidate",
            wall * 1e6 / max(examined, 1), "us", "fetch_only_per_candidate", fetch_wall * 1e6 / max(fetched, 1))
+
+
+def bench_suggest() -> None:
+    intents = [frame.format(thing)[:SUGGEST_CHARS] for thing in SUGGEST_THINGS for frame in SUGGEST_FRAMES]
+    suggested_terms("想看大家對五月天演唱會的心得")  # the dictionaries and lexicons mapped
+    samples = []
+    for intent in intents:
+        started = time.perf_counter()
+        suggested_terms(intent)
+        samples.append((time.perf_counter() - started) * 1000)
+    record("scout_suggest_terms_p50", {"intent_chars": SUGGEST_CHARS, "intents": len(intents),
+                                       "p90_ms": round(percentile(samples, 90), 3)},
+           "p50_latency", percentile(samples, 50), "ms", "bar", SUGGEST_BAR_MS)
 
 
 def seed(owner: uuid.UUID) -> tuple[list[SeedRun], Iterator[SeedPost]]:
@@ -221,6 +262,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="samples per latency measurement")
     args = parser.parse_args()
     bench_scan()
+    bench_suggest()
     # One embedded PostgreSQL and Redis for both: resolved twice, the second's Redis went away with the first.
     resolved = infra.resolve(BENCH_DATA_DIR)
     bench_list_run_posts(resolved, args.runs)

@@ -157,6 +157,7 @@ _PINYIN_SOUNDS = {"b": "b", "p": "b", "d": "d", "t": "d", "g": "g", "k": "g", "h
 MIN_SOUNDS = 3
 
 
+@lru_cache(maxsize=4096)
 def _latin_sounds(word: str) -> str:
     sounds: list[str] = []
     previous = ""
@@ -176,6 +177,7 @@ def _latin_sounds(word: str) -> str:
     return "".join(sounds)
 
 
+@lru_cache(maxsize=4096)
 def _pinyin_sounds(name: str) -> str:
     sounds = []
     for initial, final in zip(_pinyin(name, Style.INITIALS, strict=False), _pinyin(name, Style.FINALS, strict=False)):
@@ -189,8 +191,8 @@ def _pinyin_sounds(name: str) -> str:
 def transliterates(name: str, latin: str) -> bool:
     """Whether a name of two to four Chinese characters writes a Latin word by its sound: the same
     consonants, at least MIN_SOUNDS of them (哈拉瑞 and 赫拉利 for Harari, 拜登 for Biden)."""
-    if not MIN_CHARS <= len(name) <= MAX_CHARS or not all(text.has_cjk(c) for c in name) \
-            or not latin.isascii() or not latin.isalpha():
+    # The Latin word's sounds first: most words have too few to compare, and a name's reading costs more.
+    sounds = _latin_sounds(latin.lower()) if latin.isascii() and latin.isalpha() else ""
+    if len(sounds) < MIN_SOUNDS or not MIN_CHARS <= len(name) <= MAX_CHARS or not all(text.has_cjk(c) for c in name):
         return False
-    sounds = _latin_sounds(latin.lower())
-    return len(sounds) >= MIN_SOUNDS and sounds == _pinyin_sounds(name)
+    return sounds == _pinyin_sounds(name)

@@ -565,6 +565,8 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
+        # Its names in Chinese characters, before the words and kinds of its concept join them.
+        written = [e for e in group.expressions if text.has_cjk(e)]
         # The words and kinds of every name, the lexicon's too (the characters of 鬼滅之刃 for 鬼滅).
         for expression in list(group.expressions):
             synonyms = words.others(expression)
@@ -593,7 +595,6 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                     group.add_alias(given)
             # A foreign name in Latin letters by the word its Chinese name writes by sound, which
             # posts write alone (Harari of Yuval Harari, for 哈拉瑞); not an English word (Musk).
-            written = [e for e in group.expressions if text.has_cjk(e)]
             for word in dict.fromkeys(w for e in group.expressions if " " in e and e.isascii() for w in e.split(" ")):
                 if not glosses.english_word(word) and any(romanize.transliterates(e, word) for e in written):
                     group.add_alias(word)
