@@ -439,9 +439,9 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
-    "proposals: a name that begins with a place, whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
+    "proposals: a name that begins with a place kept whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
-    "proposals: the first thing, not what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
+    "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 
