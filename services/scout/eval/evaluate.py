@@ -431,6 +431,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
+    "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: a run in its words": ("scout.pipeline.suggest", "parts_around_names", lambda *_: None),

@@ -107,7 +107,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         narrower = [" ".join(c.names[0] for c in [*keyword, *rest]) for keyword in alternatives]
     elif anchor is not None:
         others = [c for c in concepts if c is not anchor]
-        if not any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others):
+        if not any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others) and not _common_name(anchor, titles):
             # What a request asks about its one name only scores: the name alone finds the posts
             # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚),
             # and so does a place in another clause, where the member only says where they are
@@ -205,6 +205,19 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
         titled = {text.fold(t) for t in marked or ()}
         names = sorted(names, key=lambda c: c.folded not in titled)[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _common_name(concept: _Concept, marked: list[str]) -> bool:
+    """A name that is also a common word (世運, offer), not a title in title marks nor a Latin name
+    the member capitalized (LINE Pay): alone it finds the word as often as the name."""
+    folded = concept.folded
+    if folded in {text.fold(t) for t in marked}:
+        return False
+    if text.has_cjk(folded):
+        return glosses.common_word(folded) or (
+            text.dictionary_frequency(folded) >= NAME_MAX_FREQUENCY and not is_proper_noun(folded))
+    written = concept.names[0]
+    return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in folded.split())
 
 
 def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:

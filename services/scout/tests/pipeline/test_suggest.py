@@ -26,6 +26,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
 ASUS | 華碩
+石頭科技 | 石頭 | Roborock
 # events
 台北國際書展 | 台北書展 | TIBE
 台北馬拉松 | 北馬 | Taipei Marathon
@@ -137,6 +138,15 @@ def test_a_name_that_begins_with_a_place_is_proposed_whole_with_its_other_names(
     # Without the place, a common word names any such thing: 馬拉松 is no name of 台北馬拉松.
     terms = suggest("有人抽到台北馬拉松嗎")
     assert {"台北馬拉松", "北馬", "Taipei Marathon"} <= set(terms) and "馬拉松" not in terms
+
+
+def test_a_name_that_is_also_a_common_word_is_never_searched_alone() -> None:
+    # 石頭 (a stone) names the brand only beside what it makes.
+    terms = suggest("石頭 掃地機器人")
+    assert "石頭" not in terms and all(any(n in t for n in ("石頭", "Roborock", "石头")) for t in terms)
+    # A title in title marks is the member's own name for it: searched alone as any name (影后, a
+    # common word too).
+    assert "影后" in suggest("Netflix新劇《影后》有人看了嗎？")
 
 
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
