@@ -32,7 +32,7 @@ from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              is_proper_noun, parts_around_names, quoted_titles, titles)
+                                              is_common_word, is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -211,11 +211,10 @@ def _common_name(concept: _Concept, marked: list[str]) -> bool:
     """A name that is also a common word (世運, offer), not a title in title marks nor a Latin name
     the member capitalized (LINE Pay): alone it finds the word as often as the name."""
     folded = concept.folded
-    if folded in {text.fold(t) for t in marked}:
+    if folded in marked:  # (folded titles)
         return False
     if text.has_cjk(folded):
-        return glosses.common_word(folded) or (
-            text.dictionary_frequency(folded) >= NAME_MAX_FREQUENCY and not is_proper_noun(folded))
+        return glosses.common_word(folded) or is_common_word(folded)
     written = concept.names[0]
     return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in folded.split())
 
@@ -292,8 +291,9 @@ def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> 
     merged: list[_Concept] = []
     start = 0
     while start < len(concepts):
-        end = next((end for end in range(len(concepts), start + 1, -1) if is_place(concepts[start].folded)
-                    and aliases.others("".join(c.folded for c in concepts[start:end]))), start + 1)
+        end = next((end for end in range(len(concepts), start + 1, -1)
+                    if aliases.others("".join(c.folded for c in concepts[start:end]))), start + 1) \
+            if is_place(concepts[start].folded) else start + 1
         if end > start + 1:
             name = "".join(c.folded for c in concepts[start:end])
             merged.append(_Concept(folded=name, entity=True, names=[text.original_spelling(name, [intent], keep_case=True)]))

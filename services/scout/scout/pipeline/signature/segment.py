@@ -77,10 +77,15 @@ def is_proper_noun(word: str) -> bool:
 NAME_MAX_FREQUENCY = 10
 
 
+def is_common_word(word: str) -> bool:
+    """A word of two characters or more the dictionary knows (NAME_MAX_FREQUENCY) and does not file as a name."""
+    return len(word) >= 2 and text.dictionary_frequency(word) >= NAME_MAX_FREQUENCY and not is_proper_noun(word)
+
+
 def bears_title(word: str) -> bool:
     """Whether a title after this word says who a person is (江振誠主廚, Andre 主廚) rather than
     what kind of one (健身教練, 外科醫師: after a common word the title names a trade)."""
-    return len(word) < 2 or text.dictionary_frequency(word) < NAME_MAX_FREQUENCY or is_proper_noun(word)
+    return not is_common_word(word)
 
 
 _ARTICLES = frozenset(("the", "a", "an"))
