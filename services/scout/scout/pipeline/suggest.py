@@ -83,9 +83,9 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
                 # 台灣美食展, not 馬拉松 of 台北馬拉松).
                 concept.add(text.original_spelling(unplaced, [intent], keep_case=True))
             thing = _before_generic_head(concept.folded)
-            if len(concept.names) == 1 and thing:
+            if thing:
                 # A generic head only says what kind of thing it is: posts name the thing without it
-                # (電競 of 電競產業, 外送 of 外送平台).
+                # (電競 of 電競產業, 外送 of 外送平台, 徵才 of 徵才博覽會).
                 concept.add(concept.names[0][:len(thing)])
             product = _without_maker(concept.names[0], aliases)
             if product:
@@ -215,8 +215,13 @@ def _common_name(concept: _Concept, marked: list[str]) -> bool:
         return False
     if text.has_cjk(folded):
         return glosses.common_word(folded) or is_common_word(folded)
+    return _english_words(concept)
+
+
+def _english_words(concept: _Concept) -> bool:
+    """Latin words the member wrote in lower case, each an English word (offer, pocket)."""
     written = concept.names[0]
-    return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in folded.split())
+    return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in concept.folded.split())
 
 
 def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
@@ -350,7 +355,9 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     as 5G), or a person's name the intent gives a title or form of address (黃瑽寧 of 黃瑽寧醫師).
     Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
-    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2  # IU, not 5G
+    # IU, not 5G nor an English word written in lower case (拿到offer)
+    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2 and not (
+        concept.names and _english_words(concept))
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or bears_title(folded) and any(
         folded + title in intent for title in titles())
 

@@ -26,6 +26,8 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 台電 | 台灣電力公司 | Taipower
 Google | 谷歌
 ASUS | 華碩
+Netflix | 網飛
+徵才博覽會 | 就業博覽會
 石頭科技 | 石頭 | Roborock
 # events
 台北國際書展 | 台北書展 | TIBE
@@ -359,3 +361,20 @@ def test_the_thing_before_a_generic_head_is_also_proposed_alone() -> None:
     assert "外送" in suggest("外送平台")
     # Not a place before what is there (台北 of 台北車站 names every post of the city).
     assert "台北" not in suggest("台北車站")
+    # Also beside the other names the lexicon gives the whole.
+    proposed = suggest("徵才博覽會")
+    assert "就業博覽會" in proposed and "徵才" in proposed
+
+
+def test_a_pronoun_before_a_title_names_nobody() -> None:
+    # 哪間醫生 asks which one; the sentence is about the clinic and what is done there.
+    proposed = suggest("我家母貓快六個月了，想在台中找動物醫院結紮，費用大概多少、哪間醫生比較細心？")
+    assert not any("哪間" in term for term in proposed)
+    assert proposed[0] == "台中 動物醫院 結紮"
+
+
+def test_an_english_word_in_lower_case_is_not_the_name_a_sentence_is_about() -> None:
+    # 拿到offer: the word, not a name; a name alone is searched by itself, this word never is.
+    proposed = suggest("拿到竹科的offer了，下個月報到，想在竹北或新竹東區租房")
+    assert "offer" not in proposed
+    assert suggest("想看大家對Netflix新劇的評價")[1] == "Netflix"

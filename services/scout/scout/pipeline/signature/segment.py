@@ -84,8 +84,9 @@ def is_common_word(word: str) -> bool:
 
 def bears_title(word: str) -> bool:
     """Whether a title after this word says who a person is (江振誠主廚, Andre 主廚) rather than
-    what kind of one (健身教練, 外科醫師: after a common word the title names a trade)."""
-    return not is_common_word(word)
+    what kind of one (健身教練, 外科醫師: after a common word the title names a trade), nor which
+    one (哪間醫生, 這位老師: a pronoun and a measure word point at someone unnamed)."""
+    return not is_common_word(word) and not (len(word) == 2 and text.dictionary_tag(word[0]) == "r")
 
 
 _ARTICLES = frozenset(("the", "a", "an"))
