@@ -360,8 +360,13 @@ class Gate:
                                                for w in written if w != name and w.endswith(name)))
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
+        # The terms that name none of the intent's concepts: the member's own searches of the topic
+        # by another name (燃油車鬥魂 for MF Ghost, 科教館 for 科學類的展覽), each found whole.
+        self._own_searches = frozenset(term for term, searched in zip(signature.written[1:], signature.terms)
+                                       if not searched)
         self._whole_terms = [(term, whole) for term in signature.written[1:]
-                             if _specific_whole(whole := text.fold(term).replace(" ", ""))]
+                             if _specific_whole(whole := text.fold(term).replace(" ", ""))
+                             or (term in self._own_searches and _content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1)]
         # Latin words of the brief the member only ever capitalized (Decathlon, GEM), see _only_lowercase.
         latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))
         self._capitalized = frozenset(w.lower() for w in latin if not w.islower() and w.lower() in signature.words) \
@@ -434,6 +439,9 @@ class Gate:
         term = next((term for term, whole in self._whole_terms if whole in joined), None)
         if term is None or self._elsewhere(folded, spans):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
+        if term in self._own_searches:
+            relevance = 0.5 + SAYS_SOMETHING * min(_content_chars(folded), SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
+            return Verdict(True, "命中搜尋詞：" + term, round(relevance, 4), (term,), tuple(tokens))
         return Verdict(True, "命中搜尋詞：" + term, concepts=(term,), tokens=tuple(tokens), weak=True)
 
     def _implied(self, folded: str) -> frozenset[int]:

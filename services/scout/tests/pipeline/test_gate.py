@@ -400,6 +400,16 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     assert judge.judge("足底筋膜炎在高雄復健了兩個月，終於可以走路不痛").reason == OFF_TOPIC
 
 
+def test_a_term_that_names_none_of_the_intent_s_concepts_is_a_search_of_its_own():
+    # The member searched two museums by name beside the request's own words.
+    judge = gate("想找台北適合帶小孩看的展覽，最好是互動的科學類", ["科教館", "天文館", "台北 親子 展覽"])
+    # A post naming one of them is on topic, counting toward the target like any other.
+    verdict = judge.judge("天文館三樓那個可以爬進去的太空艙，兒子一直不想走")
+    assert verdict.accepted and not verdict.weak
+    # A term that names the request's concepts still needs them all.
+    assert judge.judge("台北的親子餐廳好多，週末都客滿").reason == OFF_TOPIC
+
+
 def test_a_place_only_the_intent_names_is_the_setting_not_the_asked_place():
     judge = gate("下個月要去京都，想看大家怎麼評價林氏璧的攻略", ["林氏璧", "林氏璧 攻略"])
     assert judge.judge("林氏璧說的那家大阪燒我去了，確實好吃，就是要等很久").accepted
