@@ -41,6 +41,8 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
+# Words of a clause that asks or wants (folded).
+_WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎么", "什么", "吗", "呢")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
@@ -280,13 +282,28 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
             # A thing before what is done (社群小編 of 想轉職當社群小編, not 轉職).
+            # Of the clauses that ask (想, 哪裡, …嗎？) first: a statement before them is the
+            # setting (「拿到竹科的offer了，想在竹北租房」, 「最近很多廟減香，想知道金紙店…」).
+            ordered = sorted(per_piece, key=lambda p: not _in_asking_clause(p, folded))
             first = _asked_for(per_piece, folded) or next(
-                (p for p in per_piece if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
-                (p for p in per_piece if any(not is_place(c.folded) for c in p)), None)
+                (p for p in ordered if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
+                (p for p in ordered if any(not is_place(c.folded) for c in p)), None)
             if first is not None:
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:
+    """Whether a stretch is in a clause that asks or wants: a question, or a clause with a word of
+    wanting or asking (想, 求, 找, 推薦, 請問, 哪, 怎麼, 什麼, 嗎, 呢)."""
+    at = folded.find(piece[0].folded) if piece else -1
+    if at < 0:
+        return False
+    start = max((m.end() for m in _CLAUSE.finditer(folded, 0, at)), default=0)
+    end_mark = next(_CLAUSE.finditer(folded, at), None)
+    clause = folded[start:end_mark.start() if end_mark else len(folded)]
+    return bool(end_mark and end_mark.group(0) in "?？") or any(word in clause for word in _WANTING)
 
 
 def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> list[_Concept]:

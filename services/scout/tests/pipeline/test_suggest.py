@@ -95,6 +95,8 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert suggest("下個月要去嘉義，想找在地人推薦的雞肉飯，不要觀光客那種")[0] == "嘉義 雞肉飯"
     terms = suggest("想了解月子中心這幾年漲價的狀況，業者跟媽媽們怎麼說？")
     assert "月子" in terms[0] and not any(word in " ".join(terms) for word in ("漲價", "業者", "媽媽"))
+    # The first thing of the clauses that ask: a statement before them is the setting.
+    assert suggest("最近很多廟減香、不燒金紙，想知道金紙店跟香鋪這個產業還撐得下去嗎")[0] == "金紙店"
 
 
 def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> None:
