@@ -484,6 +484,9 @@ def test_a_lesson_or_shop_of_a_thing_is_written_as_the_thing_too():
     judge = Gate(build_signature("台北 鋼琴課", ["台北 鋼琴課"]))
     assert judge.judge("在台北找了一對一的鋼琴老師，從五線譜教起").accepted
     assert judge.judge("台北的吉他課推薦").reason == OFF_TOPIC
+    # Also a thing the tokenizer's dictionary lacks but the English one translates (浮潛: snorkeling).
+    shop = Gate(build_signature("墾丁 浮潛店", ["墾丁 浮潛店"]))
+    assert shop.judge("墾丁浮潛推薦這家，教練很有耐心").accepted
 
 
 def test_a_character_of_a_work_stands_for_the_work():

@@ -67,7 +67,8 @@ def intent_groups(pieces: list[Piece], segmenter: Segmenter) -> list[ConceptGrou
                 district = is_district(unit) and any(other in places() for other in piece.units)
                 groups[unit] = ConceptGroup(expression=unit, entity=segmenter.is_entity(unit) or district, piece=number)
             # A lesson, shop or hall of a thing (鋼琴課, 相機店, 攀岩館) is written as the thing too.
-            if len(unit) >= 3 and unit[-1] in _PLACE_OF and text.dictionary_frequency(unit[:-1]) > 0:
+            if len(unit) >= 3 and unit[-1] in _PLACE_OF and (
+                    text.dictionary_frequency(unit[:-1]) > 0 or glosses.common_word(unit[:-1])):
                 groups[unit].add_alias(unit[:-1])
             # A year (2026 經典賽) or a generic head only qualifies the concept beside it.
             if is_year(unit) or (index and is_generic_head(unit, piece.units[index - 1])):
