@@ -42,7 +42,7 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 # Words of a clause that asks or wants (folded).
-_WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎么", "什么", "吗", "呢")
+_WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
@@ -296,7 +296,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:
     """Whether a stretch is in a clause that asks or wants: a question, or a clause with a word of
-    wanting or asking (想, 求, 找, 推薦, 請問, 哪, 怎麼, 什麼, 嗎, 呢)."""
+    wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
     at = folded.find(piece[0].folded) if piece else -1
     if at < 0:
         return False

@@ -97,6 +97,8 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert "月子" in terms[0] and not any(word in " ".join(terms) for word in ("漲價", "業者", "媽媽"))
     # The first thing of the clauses that ask: a statement before them is the setting.
     assert suggest("最近很多廟減香、不燒金紙，想知道金紙店跟香鋪這個產業還撐得下去嗎")[0] == "金紙店"
+    # A clause that asks how (怎樣) asks too, though it ends without a question mark.
+    assert suggest("台灣無人機產業現在發展得怎樣，真的有國家隊嗎")[0].startswith("無人機")
 
 
 def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> None:
