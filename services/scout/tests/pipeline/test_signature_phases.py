@@ -26,6 +26,8 @@ def signature(intent, terms):
     ("請問大家推薦嗎", []),
     ("想追台灣半導體的最新動態", ["台灣", "半導體"]),
     ("最近想入坑魔物獵人荒野", ["魔物獵人", "荒野"]),
+    # the dictionary cuts 燒 肉店: a lone character a word of the dictionary with the next one's first
+    ("請問新竹有沒有適合一個人吃的燒肉店", ["新竹", "燒肉店"]),
 ])
 def test_framing_and_function_words_never_become_units(intent, expected):
     assert units(intent) == [text.fold(e) for e in expected]

@@ -334,6 +334,9 @@ class Segmenter:
                     units[-1] += run
                 elif not units and text.dictionary_tag(run) == "nr" and taker:
                     token = run + taker
+                elif taker and len(taker) >= 2 and text.dictionary_frequency(run + taker[0]) >= NAME_MAX_FREQUENCY \
+                        and text.dictionary_frequency(taker[1:]):
+                    token = run + taker  # cut one character late (燒 肉店 is 燒肉 店)
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
