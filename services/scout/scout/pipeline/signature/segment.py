@@ -320,7 +320,8 @@ class Segmenter:
         word of the approved terms or a place is whole as written: two such characters beside it
         are a verb or a particle (高普考 考完, 抽中 台北), dropped. A lone character joins the word
         before it when it is a noun (陶藝 + 課), a surname with nothing before it the word after it
-        (彭 + 啟明), a numeral after a year too (2026 九合一), else it is dropped (帶 長輩)."""
+        (彭 + 啟明), a numeral after a year too (2026 九合一), the two-character noun after it when
+        the dictionary cut one character late (燒 + 肉店: 燒肉 店), else it is dropped (帶 長輩)."""
         units: list[str] = []
         run = ""
         for token in [*tokens, None]:
@@ -334,8 +335,8 @@ class Segmenter:
                     units[-1] += run
                 elif not units and text.dictionary_tag(run) == "nr" and taker:
                     token = run + taker
-                elif taker and len(taker) >= 2 and text.dictionary_frequency(run + taker[0]) >= NAME_MAX_FREQUENCY \
-                        and text.dictionary_frequency(taker[1:]):
+                elif taker and len(taker) == 2 and text.dictionary_frequency(run + taker[0]) >= NAME_MAX_FREQUENCY \
+                        and _nominal(taker[1]):
                     token = run + taker  # cut one character late (燒 肉店 is 燒肉 店)
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
