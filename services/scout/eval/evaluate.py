@@ -429,6 +429,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: another city": ("scout.pipeline.gate.Gate", "_elsewhere", lambda *_, **__: False),
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
+    "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
+    "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
@@ -443,6 +445,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a name that begins with a place kept whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
     "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
+    "proposals: the clauses that ask first": ("scout.pipeline.suggest", "_in_asking_clause", lambda *_: False),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 

@@ -280,6 +280,12 @@ def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bo
                 or (_CALLED.search(before) and _SOMEONE_KNOWN.search(folded)))
 
 
+def _own_searches(signature: TopicSignature) -> frozenset[str]:
+    """The terms that name none of the intent's concepts: the member's own searches of the topic by
+    another name (燃油車鬥魂 for MF Ghost, 科教館 for 科學類的展覽), each found whole."""
+    return frozenset(term for term, searched in zip(signature.written[1:], signature.terms) if not searched)
+
+
 @dataclass(frozen=True)
 class Verdict:
     accepted: bool
@@ -360,10 +366,7 @@ class Gate:
                                                for w in written if w != name and w.endswith(name)))
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
-        # The terms that name none of the intent's concepts: the member's own searches of the topic
-        # by another name (燃油車鬥魂 for MF Ghost, 科教館 for 科學類的展覽), each found whole.
-        self._own_searches = frozenset(term for term, searched in zip(signature.written[1:], signature.terms)
-                                       if not searched)
+        self._own_searches = _own_searches(signature)
         self._whole_terms = [(term, whole) for term in signature.written[1:]
                              if _specific_whole(whole := text.fold(term).replace(" ", ""))
                              or (term in self._own_searches and _content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1)]

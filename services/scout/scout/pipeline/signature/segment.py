@@ -335,9 +335,8 @@ class Segmenter:
                     units[-1] += run
                 elif not units and text.dictionary_tag(run) == "nr" and taker:
                     token = run + taker
-                elif taker and len(taker) == 2 and text.dictionary_frequency(run + taker[0]) >= NAME_MAX_FREQUENCY \
-                        and _nominal(taker[1]):
-                    token = run + taker  # cut one character late (燒 肉店 is 燒肉 店)
+                elif taker and _cut_late(run, taker):
+                    token = run + taker
                 elif units and units[-1].isdigit():
                     if _ranks_a_number(run):
                         units[-1] += run
@@ -361,6 +360,12 @@ class Segmenter:
     def _whole(self, unit: str) -> bool:
         """A word of the approved terms or a place: nothing the dictionary cannot place joins it."""
         return unit in self.words or unit in places()
+
+
+def _cut_late(char: str, noun: str) -> bool:
+    """Whether the dictionary cut a lone character off a word that goes on into a two-character
+    noun after it (燒 肉店 is 燒肉 店)."""
+    return len(noun) == 2 and text.dictionary_frequency(char + noun[0]) >= NAME_MAX_FREQUENCY and _nominal(noun[1])
 
 
 def _nominal(char: str) -> bool:
