@@ -280,6 +280,11 @@ def _named_otherwise(folded: str, start: int, end: int, name: bool = True) -> bo
                 or (_CALLED.search(before) and _SOMEONE_KNOWN.search(folded)))
 
 
+def _says_something(folded: str) -> float:
+    """What a post gains for saying something about the topic rather than a line naming it."""
+    return SAYS_SOMETHING * min(len(_CONTENT_CHAR.findall(folded)), SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
+
+
 def _own_searches(signature: TopicSignature) -> frozenset[str]:
     """The terms that name none of the intent's concepts: the member's own searches of the topic by
     another name (燃油車鬥魂 for MF Ghost, 科教館 for 科學類的展覽), each found whole."""
@@ -443,8 +448,7 @@ class Gate:
         if term is None or self._elsewhere(folded, spans):
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         if term in self._own_searches:
-            relevance = 0.5 + SAYS_SOMETHING * min(_content_chars(folded), SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
-            return Verdict(True, "命中搜尋詞：" + term, round(relevance, 4), (term,), tuple(tokens))
+            return Verdict(True, "命中搜尋詞：" + term, round(0.5 + _says_something(folded), 4), (term,), tuple(tokens))
         return Verdict(True, "命中搜尋詞：" + term, concepts=(term,), tokens=tuple(tokens), weak=True)
 
     def _implied(self, folded: str) -> frozenset[int]:
@@ -562,14 +566,13 @@ class Gate:
         covered = optional_hits + max(sufficient_hits - 1, 0)
         refined = sum(1 for w in self.signature.refinements if self._hits(folded, w, spans))
         phrase = any(p in folded for p in self._phrases)
-        content = len(_CONTENT_CHAR.findall(folded))
         relevance = 0.5
         relevance += 0.15 if phrase else 0.0
         relevance += 0.15 * covered / extra if extra else 0.0
         relevance += 0.05 * min(refined, 2)
         relevance += 0.05 * min(max(mentions - groups, 0), 4) / 4
         relevance += 0.05 if first_hit <= 30 else 0.0
-        relevance += SAYS_SOMETHING * min(content, SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
+        relevance += _says_something(folded)
         relevance -= 0.03 * min(alias_only, 2)
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
         relevance -= LOWERCASE_PENALTY if lowered else 0.0

@@ -373,8 +373,7 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
     # IU, not 5G nor an English word written in lower case (拿到offer)
-    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2 and not (
-        concept.names and _english_words(concept))
+    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2 and not _english_words(concept)
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or bears_title(folded) and any(
         folded + title in intent for title in titles())
 
