@@ -33,11 +33,23 @@ def received(engine) -> list[tuple[int, str]]:
             text("SELECT position, post_id FROM event_consumer.received ORDER BY id")).all()]
 
 
+def head(engine) -> int:
+    """The log's newest position."""
+    with engine.connect() as connection:
+        return connection.execute(text("SELECT coalesce(max(position), 0) FROM timeline.events")).scalar()
+
+
 def sequenced(engine, post_ids: list[str]) -> bool:
     """Every one of these posts' events has its position in the log."""
     with engine.connect() as connection:
         return connection.execute(text("SELECT count(*) FROM timeline.events WHERE position IS NOT NULL "
                                        "AND payload->>'post_id' = ANY(:p)"), {"p": post_ids}).scalar() == len(post_ids)
+
+
+def announced(client, stream: str) -> int:
+    """The newest position the relay announced on the stream (it announces after numbering)."""
+    newest = client.xrevrange(stream, count=1)
+    return int(newest[0][1][b"position"]) if newest else 0
 
 
 @pytest.fixture
@@ -71,10 +83,12 @@ def test_a_consumer_down_while_redis_lost_everything_catches_up_from_its_positio
     for n in range(12):
         later.append(rpc.publish(mine, uuid.uuid4(), f"later {n}").id)
         rpc.publish(other, uuid.uuid4(), f"other {n}")
+    stream = stream_key(stack.platform.group.env["REDIS_NAMESPACE"], "timeline")
     wait_for(lambda: sequenced(timeline_engine, later), "events numbered", group, 30)
+    wait_for(lambda: announced(client, stream) == head(timeline_engine), "events announced", group, 30)
     # and Redis loses everything, the notifications included
     client.flushall()
-    assert not client.exists(stream_key(stack.platform.group.env["REDIS_NAMESPACE"], "timeline"))
+    assert not client.exists(stream)
     # Then the restarted consumer catches up from its position on every event of its tenant
     start_consumer()
     wait_for(lambda: len(received(timeline_engine)) >= len(first + later), "caught up", group, 30)
