@@ -198,15 +198,22 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     words could be names, the one name the member gave (00878 beside 存股, a word the dictionary lacks);
     in a sentence that gives several, the title it sets in title marks, else the first it gives: a
     sentence is about one thing and says the others of it (DeepSeek of 「DeepSeek好不好用，跟ChatGPT
-    比較的也可以」, 影后 of 「Netflix新劇《影后》有人看了嗎」)."""
+    比較的也可以」, 影后 of 「Netflix新劇《影后》有人看了嗎」); so do keywords that give them apart,
+    the topic first and its context after (陳傑憲 of 「陳傑憲 統一獅 隊長」)."""
     names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
     if len(names) > 1:
         names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
-    if framed and len(names) > 1:
+    if len(names) > 1 and (framed or not _one_keyword(folded, names)):
         titled = {text.fold(t) for t in marked or ()}
         names = sorted(names, key=lambda c: c.folded not in titled)[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _one_keyword(folded: str, concepts: list[_Concept]) -> bool:
+    """Whether some keyword the member set apart with spaces holds two of the concepts: one name
+    written as one word (寶可夢傳說Z-A), not names side by side (陳傑憲 統一獅)."""
+    return any(sum(c.folded in word for c in concepts) > 1 for word in folded.split())
 
 
 def _common_name(concept: _Concept, marked: list[str]) -> bool:

@@ -21,6 +21,7 @@ LEXICON_OF_TEST = AliasLexicon.parse("""
 告五人 | Accusefive
 # works
 鬼滅之刃 | 鬼滅 | Demon Slayer
+寶可夢 | Pokémon
 # companies
 00878 | 國泰永續高股息
 台電 | 台灣電力公司 | Taipower
@@ -270,6 +271,17 @@ def test_a_sentence_giving_several_names_is_about_the_first() -> None:
     assert "影后" in terms and "Netflix" not in terms
 
 
+def test_keywords_giving_names_apart_are_about_the_first_and_one_written_as_one_word_is_one_thing() -> None:
+    # The topic first, its context after: a post on the player needs no team, the film no actor.
+    intent = "陳傑憲 統一獅 隊長 近況"
+    terms = suggest(intent)
+    assert "陳傑憲" in terms and "統一獅" not in terms
+    assert [g.expression for g in build_signature(intent, terms).required] == [text.fold("陳傑憲")]
+    # A series and its subtitle in one word name one game: both stay required.
+    terms = suggest("寶可夢傳說Z-A好玩嗎 值不值得買")
+    assert all("Z-A" in term for term in terms)
+
+
 def test_a_search_needing_every_concept_also_searches_the_most_specific_with_its_places() -> None:
     assert suggest("台中 空污 小孩")[:2] == ["台中 空污 小孩", "台中 空污"]
     # A number is never the thing searched alone (魷魚遊戲3).
@@ -357,6 +369,13 @@ def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     # A run with a lone character left, or nothing but unknown characters, has no boundary to trust.
     assert parts_around_names(text.fold("可不可熟成紅茶")) is None
     assert parts_around_names(text.fold("姜亨旭訓犬師")) is None
+    # A word the dictionary barely knows before unknown characters is part of them (皮拉 提 斯).
+    assert suggest("皮拉提斯 體驗課")[0] == "皮拉提斯 體驗課"
+
+
+def test_a_surname_and_the_particle_zhi_begin_a_name() -> None:
+    assert suggest("林之晨") == ["林之晨"]
+    assert "林之晨" in suggest("想看林之晨最近的新書心得")[0]
 
 
 def test_the_thing_before_a_generic_head_is_also_proposed_alone() -> None:

@@ -552,7 +552,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # A name of the brief as English posts spell it (Peng Chi-ming for 彭啟明, Donggang),
             # and a Latin name of three words or more by its initials (MKW for Mario Kart World).
             for expression in concept_words:
-                for spelling in (*romanize.spellings(expression, person=is_personal(expression)),
+                for spelling in (*romanize.spellings(expression, person=segment.is_personal(expression)),
                                  *romanize.place_names(expression)):
                     group.add_alias(spelling)
                 latin = segment.content_words(expression)
@@ -583,12 +583,12 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 group.add_alias(given)
             # A person also by the surname and an office (侯市長 for 侯友宜).
             for expression in list(group.expressions):
-                if is_personal(expression):
+                if segment.is_personal(expression):
                     for office in _OFFICES:
                         group.add_alias(expression[0] + office)
             # A person's English given name, which English posts write alone (Greg of Greg Hsu for
             # 許光漢); not one that is an English word as well (Crowd of Crowd Lu).
-            surnames = {s for e in group.expressions if is_personal(e) for s in romanize.syllables(e[0])}
+            surnames = {s for e in group.expressions if segment.is_personal(e) for s in romanize.syllables(e[0])}
             for expression in list(group.expressions):
                 given, _, surname = expression.partition(" ")
                 if surname in surnames and given.isascii() and given.isalpha() and len(given) >= MIN_GIVEN_LETTERS \
@@ -650,31 +650,14 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
             for other in _other_names(expression[:end], group, names) if text.has_cjk(other)]
 
 
-# The most common surnames in Taiwan, folded: a three-character name that starts with one is most
-# often a person's, written by fans by the given name alone (昀儒 for 林昀儒, 紫棋 for 鄧紫棋).
-_SURNAMES = frozenset(text.fold(c) for c in (
-    "陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾彭游詹胡施沈余趙盧梁顏柯翁魏孫戴"
-    "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
-
-
-# Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
-_KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
 # Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
 # holder at a time, where a surname and a teacher, a doctor or a coach are many people.
 _OFFICES = tuple(text.fold(t) for t in (
     "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
 
 
-def is_personal(expression: str) -> bool:
-    """A three-character name that reads as a person's: a common surname, no place or organisation,
-    no common word the dictionary translates (馬拉松: marathon) and no thing of a kind (金馬獎, 游泳課)."""
-    return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
-        and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places() \
-        and not glosses.common_word(expression) and expression[-1] not in _KIND_ENDINGS
-
-
 def _given_name(expression: str) -> str | None:
-    if not is_personal(expression):
+    if not segment.is_personal(expression):
         return None
     # A given name that is a word of its own (英文 of 蔡英文) says that word, whatever its tag.
     given = expression[1:]

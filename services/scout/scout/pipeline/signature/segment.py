@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import lexicon, places, synonyms
 
 _LEXICON_FILE = Path(__file__).with_name("framing.txt")
@@ -139,15 +139,17 @@ def compound_parts(chunk: str, common: int = COMMON_PART_FREQUENCY) -> list[str]
 
 def parts_around_names(chunk: str) -> list[str] | None:
     """A run of Chinese the dictionary lacks, in the tokenizer's words, the single characters it
-    cut in a row joined as the unknown word they spell (長照 產業 缺工, 貝親 奶瓶); None when a lone
-    character is left (汪汪 隊 立大功) or nothing but unknown characters (姜亨旭訓犬師): no
-    word boundary to trust."""
+    cut in a row joined as the unknown word they spell (長照 產業 缺工, 貝親 奶瓶), with a word the
+    dictionary barely knows before them or after one (皮拉 提 斯); None when a lone character is left (汪汪 隊
+    立大功) or nothing but unknown characters (姜亨旭訓犬師): no word boundary to trust."""
     if not all(text.has_cjk(c) for c in chunk) or _dictionary_word(chunk):
         return None
     parts: list[str] = []
     unknown = ""
-    for token in [*text.base_cut(chunk), None]:
-        if token is not None and len(token) == 1:
+    tokens = text.base_cut(chunk)
+    for token, after in zip([*tokens, None], [*tokens[1:], None, None]):
+        if token is not None and (len(token) == 1 or text.dictionary_frequency(token) < NAME_MAX_FREQUENCY
+                                  and (len(unknown) == 1 or after is not None and len(after) == 1)):
             unknown += token
             continue
         if len(unknown) == 1:
@@ -292,7 +294,7 @@ class Segmenter:
                     pieces.append(Piece((run,)))
                 continue
             current: list[str] = []
-            for token in self._tokenizer.lcut(chunk, HMM=False):
+            for token in _given_names(self._tokenizer.lcut(chunk, HMM=False)):
                 title = bool(current) and token in titles() and (current[-1] in self.names or bears_title(current[-1]))
                 if not token.strip() or title or (token not in self.words and is_framing(token)):
                     if current:
@@ -360,6 +362,40 @@ class Segmenter:
     def _whole(self, unit: str) -> bool:
         """A word of the approved terms or a place: nothing the dictionary cannot place joins it."""
         return unit in self.words or unit in places()
+
+
+# The most common surnames in Taiwan, folded: a three-character name that starts with one is most
+# often a person's, written by fans by the given name alone (昀儒 for 林昀儒, 紫棋 for 鄧紫棋).
+_SURNAMES = frozenset(text.fold(c) for c in (
+    "陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾彭游詹胡施沈余趙盧梁顏柯翁魏孫戴"
+    "范方宋鄧杜傅侯曹薛丁卓阮馬董温唐藍石蔣古紀姚連馮歐程湯黄田康姜汪白鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳"))
+
+
+# Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
+_KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
+
+
+def is_personal(expression: str) -> bool:
+    """A three-character name that reads as a person's: a common surname, no place or organisation,
+    no common word the dictionary translates (馬拉松: marathon) and no thing of a kind (金馬獎, 游泳課)."""
+    return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
+        and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places() \
+        and not glosses.common_word(expression) and expression[-1] not in _KIND_ENDINGS
+
+
+def _given_names(tokens: list[str]) -> list[str]:
+    """A surname, the particle 之 and a lone character are one name (林 之 晨): the particle there
+    is the given name's first character, not a word that ends the piece. (Tagged a bare particle,
+    u; 的, 了 and 著 are tagged as the particles they only are.)"""
+    joined: list[str] = []
+    for token in tokens:
+        if (len(joined) >= 2 and len(token) == 1 and not is_framing(token) and len(joined[-1]) == 1
+                and text.dictionary_tag(text.fold(joined[-1])) == "u" and len(joined[-2]) == 1
+                and is_personal(text.fold(joined[-2] + joined[-1] + token))):
+            particle, surname = joined.pop(), joined.pop()
+            token = surname + particle + token
+        joined.append(token)
+    return joined
 
 
 def _cut_late(char: str, noun: str) -> bool:
