@@ -43,6 +43,8 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
+# Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
+_OCCASION = ("之后", "以后", "之前", "以前")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
@@ -281,6 +283,9 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
     nothing else is left."""
     per_piece = _joined([_concepts([piece], segmenter, intent) for piece in pieces], aliases)
     if framed:
+        # What is named right before 之後 or 之前 says when (12強之後, 少子化之後), unless it is all
+        # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
+        per_piece = [kept for p in per_piece if (kept := p[:-1] if _occasion(p, folded) else p)] or per_piece
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
@@ -299,6 +304,17 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _occasion(piece: list[_Concept], folded: str) -> bool:
+    """Whether the last thing a stretch names is followed by a word that makes it a time: 之後,
+    以後, 之前, 以前 (folded), not by one and 的."""
+    if not piece:
+        return False
+    at = folded.find(piece[-1].folded)
+    end = at + len(piece[-1].folded)
+    return at >= 0 and any(folded.startswith(word, end) and not folded.startswith("的", end + len(word))
+                           for word in _OCCASION)
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

@@ -102,6 +102,13 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert suggest("台灣無人機產業現在發展得怎樣，真的有國家隊嗎")[0].startswith("無人機")
 
 
+def test_what_is_named_before_zhihou_says_when() -> None:
+    assert suggest("有沒有人在討論少子化之後補教業還好做嗎")[0] == "補教業"
+    assert suggest("金曲獎之後就變成告五人的粉絲")[0] == "告五人"
+    # 之後的 asks about something of it: it stays the topic.
+    assert "北馬" in " ".join(suggest("想看台北馬拉松之後的恢復心得"))
+
+
 def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> None:
     # The clause that asks (找, 推薦, 有沒有) names the thing: what follows its last 的, else what
     # follows the asking; the occasion before it is only the setting.
