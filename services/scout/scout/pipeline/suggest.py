@@ -31,7 +31,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               is_common_word, is_proper_noun, parts_around_names, quoted_titles, titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
@@ -69,7 +69,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
-    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded)], titles)
+    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded), *_beside_latin(intent)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -192,6 +192,22 @@ def _lone_word(folded: str) -> list[str]:
     dictionary files it under a function class (乖乖, the snack, as an adverb)."""
     words = text.base_cut(folded.strip())
     return words if len(words) == 1 and words[0] not in framing_words() else []
+
+
+def _beside_latin(intent: str) -> list[str]:
+    """A short Chinese keyword the dictionary lacks, set apart right beside a Latin name the member
+    capitalized: that name's Chinese name, whole (碧藍之海 of 「碧藍之海 Grand Blue 心得」, 吳季剛 of
+    「吳季剛 Jason Wu」), though it holds a character that is a function word elsewhere; not common
+    words side by side (遊戲心得)."""
+    words = intent.split()
+
+    def latin_name(word: str) -> bool:
+        return word.isascii() and any(ch.isupper() for ch in word) and any(ch.isalpha() for ch in word)
+
+    return [word for i, word in enumerate(words)
+            if 2 <= len(word) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in word)
+            and not text.dictionary_frequency(text.fold(word))
+            and compound_parts(text.fold(word)) is None and any(latin_name(other) for other in words[max(i - 1, 0):i] + words[i + 1:i + 2])]
 
 
 def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str,

@@ -380,6 +380,14 @@ def test_a_run_the_dictionary_lacks_is_searched_in_its_words() -> None:
     assert suggest("皮拉提斯 體驗課")[0] == "皮拉提斯 體驗課"
 
 
+def test_a_short_chinese_keyword_beside_a_latin_name_is_its_chinese_name_whole() -> None:
+    # 之 and 剛 are function words elsewhere; here they are inside the name.
+    assert suggest("碧藍之海 Grand Blue 心得")[:2] == ["碧藍之海", "Grand Blue"]
+    assert "吳季剛" in suggest("吳季剛 Jason Wu 評價")
+    # Common words side by side are no name.
+    assert "遊戲心得" not in suggest("九日 Nine Sols 遊戲心得")
+
+
 def test_a_surname_and_the_particle_zhi_begin_a_name() -> None:
     assert suggest("林之晨") == ["林之晨"]
     assert "林之晨" in suggest("想看林之晨最近的新書心得")[0]
