@@ -555,11 +555,12 @@ def _personal_or_unknown(word: str) -> bool:
 
 def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], framed: bool) -> list[_Concept] | None:
     """The most specific of several concepts (not a number) with the places beside it; none in one
-    keyword, whose words name one thing (外包後端設計師), or where rare keywords all describe a
-    generic head after them, which must all hold (外包 後端 工程師)."""
+    keyword, whose words name one thing (外包後端設計師), or where rare keywords all describe the
+    generic head that ends the request, which must all hold (外包 後端 工程師; not 收入 of 外送員
+    收入 跑單)."""
     things = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()]
     modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
-    described = not framed and sum(len(k) for k in keywords) < len(concepts) and len(modifiers) > 1 and all(
+    described = not framed and not any(concepts[-1] is c for k in keywords for c in k) and len(modifiers) > 1 and all(
         text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
     if len(things) < 2 or described or not framed and sum(any(c in things for c in k) for k in keywords) < 2:
         return None
