@@ -443,8 +443,10 @@ def _doing(folded: str) -> bool:
 
 
 def _verb(folded: str) -> bool:
-    """A verb of the dictionary (轉職, 回鄉); a set phrase is as often a thing (雞肉飯)."""
-    return (text.dictionary_tag(folded) or "").startswith("v")
+    """A verb of the dictionary (轉職, 回鄉); a set phrase is as often a thing (雞肉飯), and so is a
+    verb the dictionary files as a noun too (生育, 投資: vn)."""
+    tag = text.dictionary_tag(folded) or ""
+    return tag.startswith("v") and tag != "vn"
 
 
 def _is_country(folded: str) -> bool:
