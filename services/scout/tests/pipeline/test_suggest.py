@@ -143,6 +143,9 @@ def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold
     assert [g.expression for g in build_signature("電動車 充電", terms).required] == [text.fold("電動車")]
     # Rare keywords that all describe a generic head after them must all hold (外包 後端 工程師).
     assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
+    # Keywords led by a word of several Chinese words: that keyword is the most specific, not the
+    # rarest single word after it.
+    assert "基層 公務員" in suggest("基層公務員 工作心得 離職") and "離職" not in suggest("基層公務員 工作心得 離職")
     # A head the request does not end with describes nothing after it: the trade alone is searched too.
     assert "外送員" in suggest("外送員 收入 跑單 心得")
 
