@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import subprocess
 import sys
 import time
@@ -431,6 +432,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),
+    "cut: a surname and 之 begin a name": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
@@ -446,6 +448,13 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
     "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
     "proposals: the clauses that ask first": ("scout.pipeline.suggest", "_in_asking_clause", lambda *_: False),
+    "proposals: keywords giving names apart are about the first": ("scout.pipeline.suggest", "_one_keyword",
+                                                                   lambda *_: True),
+    "proposals: a first keyword of several words most specific": ("scout.pipeline.suggest", "_compound_first",
+                                                                  lambda *_: None),
+    "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
+    "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
+    "proposals: a date or an amount in Chinese numerals": ("scout.pipeline.suggest", "_AMOUNT", re.compile("(?!)")),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 

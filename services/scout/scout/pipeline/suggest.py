@@ -569,11 +569,15 @@ def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], fra
         text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
     if len(things) < 2 or described or not framed and sum(any(c in things for c in k) for k in keywords) < 2:
         return None
-    # Keywords led by one the member wrote as a Chinese word of several: it is more specific than any
-    # single word after it (基層公務員 beside 離職, 健身工廠 beside 會籍).
-    first = [c for c in keywords[0] if any(c is t for t in things) and text.has_cjk(c.folded)] if keywords else []
-    chosen = first if not framed and len(first) > 1 else [min(things, key=_specificity)]
+    chosen = (not framed and _compound_first(keywords, things)) or [min(things, key=_specificity)]
     return [c for c in concepts if any(c is k for k in chosen) or is_place(c.folded)]
+
+
+def _compound_first(keywords: list[list[_Concept]], things: list[_Concept]) -> list[_Concept] | None:
+    """The words of a first keyword the member wrote as one Chinese word of several: more specific
+    than any single word after it (基層公務員 beside 離職, 健身工廠 beside 會籍)."""
+    first = [c for c in keywords[0] if any(c is t for t in things) and text.has_cjk(c.folded)] if keywords else []
+    return first if len(first) > 1 else None
 
 
 def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
