@@ -453,6 +453,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a first keyword of several words most specific": ("scout.pipeline.suggest", "_compound_first",
                                                                   lambda *_: None),
     "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
+    "proposals: names listed as options are examples": ("scout.pipeline.suggest", "_option", lambda *_: False),
     "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
     "proposals: a date or an amount in Chinese numerals": ("scout.pipeline.suggest", "_AMOUNT", re.compile("(?!)")),
 }

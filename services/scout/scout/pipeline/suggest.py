@@ -45,6 +45,8 @@ _ASKING = ("找", "推荐", "求", "有没有", "请问")
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 # A date or an amount in Chinese numerals (folded): 二月, 十二月, 三天, 兩週, 一胎.
 _AMOUNT = re.compile(r"[一二两三四五六七八九十半几]+(?:个)?(?:月|天|日|号|周|星期|礼拜|年|岁|胎|次|晚|夜)")
+# What joins options in a list (folded): 長榮、華航或星宇.
+_OPTION_MARKS = ("、", "或")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
@@ -307,7 +309,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
-        naming = [p for p in per_piece if any(given(c) for c in p)]
+        naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
@@ -322,6 +324,14 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _option(concept: _Concept, folded: str) -> bool:
+    """A name in a list of options (長榮、華航或星宇; 巨蛋或世運): one of the examples of what a
+    sentence asks about, not the thing it asks about."""
+    at = folded.find(concept.folded)
+    end = at + len(concept.folded)
+    return at >= 0 and (folded[end:end + 1] in _OPTION_MARKS or at > 0 and folded[at - 1] in _OPTION_MARKS)
 
 
 def _occasion(piece: list[_Concept], folded: str) -> bool:

@@ -102,6 +102,13 @@ def test_a_sentence_naming_nothing_searches_the_first_thing_it_says_and_where() 
     assert suggest("台灣無人機產業現在發展得怎樣，真的有國家隊嗎")[0].startswith("無人機")
 
 
+def test_names_listed_as_options_are_examples_not_the_topic() -> None:
+    terms = suggest("想找台北的住宿推薦，最好離告五人或蔡依林的演唱會場地近一點")
+    assert "告五人" not in terms and "蔡依林" not in terms and "Jolin" not in terms
+    # Names compared are the topic.
+    assert suggest("告五人跟蔡依林的演唱會哪個好看？")[0].startswith("告五人")
+
+
 def test_what_is_named_before_zhihou_says_when() -> None:
     assert suggest("有沒有人在討論少子化之後補教業還好做嗎")[0] == "補教業"
     assert suggest("金曲獎之後就變成告五人的粉絲")[0] == "告五人"
