@@ -202,16 +202,20 @@ def _beside_latin(intent: str) -> list[str]:
     """A short Chinese keyword the dictionary lacks, set apart right beside a Latin name the member
     capitalized: that name's Chinese name, whole (碧藍之海 of 「碧藍之海 Grand Blue 心得」, 吳季剛 of
     「吳季剛 Jason Wu」), though it holds a character that is a function word elsewhere; not common
-    words side by side (遊戲心得)."""
+    words side by side (遊戲心得) nor framing (好玩嗎)."""
     words = intent.split()
 
     def latin_name(word: str) -> bool:
         return word.isascii() and any(ch.isupper() for ch in word) and any(ch.isalpha() for ch in word)
 
+    def chinese_name(word: str) -> bool:
+        folded = text.fold(word)
+        return 2 <= len(word) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in word) \
+            and not text.dictionary_frequency(folded) and compound_parts(folded) is None \
+            and not all(token in framing_words() for token in text.base_cut(folded))
+
     return [word for i, word in enumerate(words)
-            if 2 <= len(word) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in word)
-            and not text.dictionary_frequency(text.fold(word))
-            and compound_parts(text.fold(word)) is None and any(latin_name(other) for other in words[max(i - 1, 0):i] + words[i + 1:i + 2])]
+            if chinese_name(word) and any(latin_name(other) for other in words[max(i - 1, 0):i] + words[i + 1:i + 2])]
 
 
 def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexicon, folded: str,

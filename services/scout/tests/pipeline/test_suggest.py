@@ -402,8 +402,9 @@ def test_a_short_chinese_keyword_beside_a_latin_name_is_its_chinese_name_whole()
     # 之 and 剛 are function words elsewhere; here they are inside the name.
     assert suggest("碧藍之海 Grand Blue 心得")[:2] == ["碧藍之海", "Grand Blue"]
     assert "吳季剛" in suggest("吳季剛 Jason Wu 評價")
-    # Common words side by side are no name.
+    # Common words side by side are no name, nor is framing.
     assert "遊戲心得" not in suggest("九日 Nine Sols 遊戲心得")
+    assert "好玩嗎" not in suggest("九日 Nine Sols 好玩嗎")
 
 
 def test_a_surname_and_the_particle_zhi_begin_a_name() -> None:
