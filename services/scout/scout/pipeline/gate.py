@@ -128,14 +128,17 @@ _NAVIGATION = [text.fold(w) for w in (
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
     "下載應用程式", "get the app", "暢所欲言", "- threads")]
 # The title or tab bar of a page that is not a post, folded: a profile ("Name (@user) • Threads",
-# "@user 的 Threads 個人檔案 · 貼文 · 回覆"), a search ("X - Threads 搜尋", "搜尋結果：X") or a tag
-# page ("#X 的熱門貼文 · Threads", "Threads 上的 #X 熱門貼文"). Page titles separate their parts
-# with a dot, a bullet or a bar.
+# "@user 的 Threads 個人檔案 · 貼文 · 回覆", "Threads Name (@user) 個人檔案"), a search ("X - Threads
+# 搜尋", "X - 搜尋 • Threads", "Threads 搜尋 X 熱門 最新", "搜尋結果：X"), a tag page ("#X 的熱門貼文 ·
+# Threads", "Threads 上的 #X 熱門貼文") or a place's listing ("X · 地址 · 營業時間"). Page titles
+# separate their parts with a dot, a bullet or a bar.
 _PAGE_TITLE = re.compile(
-    r"\(@[\w.]+\)\s*[•·]\s*threads|[-–•·|]\s*threads\s*(?:搜寻|search)"
+    r"\(@[\w.]+\)\s*(?:[•·]\s*threads|个人档案)|[-–•·|]\s*threads\s*(?:搜寻|search)"
+    r"|[-–•·|]\s*(?:搜寻|search)\s*[-–•·|]\s*threads|^\W*threads\s*(?:搜寻|search)\s"
     r"|^\W*(?:搜寻结果|search results)|搜寻结果\s*[:：•·|]"
     r"|threads\s*(?:上的\s*)?个人档案|个人档案\s*[•·|]"
-    r"|热门(?:贴文|话题)\s*[•·|]\s*threads|threads\s*上的\s*#\S+\s*热门|[•·|]\s*贴文\s*[•·|]\s*回复")
+    r"|热门(?:贴文|话题)\s*[•·|]\s*threads|threads\s*上的\s*#\S+\s*热门|[•·|]\s*贴文\s*[•·|]\s*回复"
+    r"|(?:地址|电话|营业时间)\s*[•·|]\s*(?:地址|电话|营业时间)")
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」

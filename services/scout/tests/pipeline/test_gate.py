@@ -309,6 +309,10 @@ def test_a_fan_with_two_tickets_is_not_selling_them():
     "#味全龍 的熱門貼文 · Threads",
     "#鏈鋸人 · Threads 上的熱門話題",
     "Threads 上的 #鏈鋸人 熱門貼文",
+    "鬼滅之刃 - 搜尋 • Threads",
+    "Threads 搜尋 鬼滅之刃 熱門 最新 個人檔案 標籤",
+    "Threads 春水堂 (@chunshuitang) 個人檔案",
+    "春水堂 門市 · 地址 · 營業時間",
 ])
 def test_search_profile_and_tag_pages_are_navigation_whatever_dot_separates_their_parts(page):
     assert noise_reason(page) == NOISE_NAVIGATION
@@ -318,6 +322,9 @@ def test_a_post_about_followers_or_threads_is_not_a_navigation_page():
     assert noise_reason("我的搜尋結果都是廣告，演算法是不是壞了") is None
     assert noise_reason("Threads 上的鬼滅討論好熱烈，大家都在猜無限城第二章什麼時候上映") is None
     assert noise_reason("我在 Threads 上追蹤了 500 位粉絲專頁，每天滑不完") is None
+    assert noise_reason("我在Threads搜尋了好久才找到這篇心得，真的很實用") is None
+    # A shop's address and hours with their values are a recommendation, not a listing page.
+    assert noise_reason("推薦這家拉麵！地址：台北市中山區，營業時間 11-21，必吃叉燒") is None
 
 
 def test_a_word_of_the_topic_is_no_selling_signal():
