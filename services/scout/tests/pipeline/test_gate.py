@@ -297,6 +297,13 @@ def test_a_buyer_telling_of_an_order_is_not_selling():
     assert noise_reason("出貨超快 下單就寄 歡迎詢問") == NOISE_AD
 
 
+def test_a_job_ad_is_an_ad_and_a_worker_telling_their_pay_is_not():
+    assert noise_reason("知名會計師事務所 誠徵審計員 月薪 42K 起 意者請投履歷") == NOISE_AD
+    assert noise_reason("清心福全 新竹店 徵全職 月薪 32K 起") == NOISE_AD
+    assert noise_reason("在四大做審計第一年，月薪大概 42K，加班很多") is None
+    assert noise_reason("護理師起薪 36K 起跳真的太低了") is None
+
+
 def test_a_fan_with_two_tickets_is_not_selling_them():
     assert noise_reason("搶到兩張鬼滅之刃特映會的票，跟我妹一起去！") is None
 
