@@ -112,9 +112,11 @@ class SentinelSet:
         self._wait(promoted_everywhere, f"the Sentinels promoting {promoted[0]}:{promoted[1]}", timeout)
         return promoted
 
-    def restart_old_master(self, timeout: float = 30.0) -> None:
+    def restart_old_master(self, timeout: float = 90.0) -> None:
         """Start the killed master again, as it was configured; the Sentinels turn it into a replica
-        of the new master, and this returns once it has synced from it."""
+        of the new master, and this returns once it has synced from it. A Sentinel that finds its
+        timer late on a loaded machine stops acting for 30 seconds (its TILT mode), so the wait
+        allows for one such pause."""
         if self._killed is None:
             raise RuntimeError("no master was killed")
         old, self._killed = self._killed, None
