@@ -309,7 +309,8 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
     if framed:
         # What is named right before 之後 or 之前 says when (12強之後, 少子化之後), unless it is all
         # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
-        per_piece = [kept for p in per_piece if (kept := p[:-1] if _occasion(p, folded) else p)] or per_piece
+        timed = [p[:-1] if _occasion(p, folded) else p for p in per_piece]
+        per_piece = [p for p in timed if p] or per_piece
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
@@ -330,23 +331,26 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
     return [c for c in concepts if not _is_country(c.folded)] or concepts
 
 
+def _span(concept: _Concept, folded: str) -> tuple[int, int] | None:
+    """Where the folded intent first names a concept."""
+    at = folded.find(concept.folded)
+    return (at, at + len(concept.folded)) if at >= 0 else None
+
+
 def _option(concept: _Concept, folded: str) -> bool:
     """A name in a list of options (長榮、華航或星宇; 巨蛋或世運): one of the examples of what a
     sentence asks about, not the thing it asks about."""
-    at = folded.find(concept.folded)
-    end = at + len(concept.folded)
-    return at >= 0 and (folded[end:end + 1] in _OPTION_MARKS or at > 0 and folded[at - 1] in _OPTION_MARKS)
+    span = _span(concept, folded)
+    return span is not None and (folded[span[1]:span[1] + 1] in _OPTION_MARKS
+                                 or span[0] > 0 and folded[span[0] - 1] in _OPTION_MARKS)
 
 
 def _occasion(piece: list[_Concept], folded: str) -> bool:
     """Whether the last thing a stretch names is followed by a word that makes it a time: 之後,
     以後, 之前, 以前 (folded), not by one and 的."""
-    if not piece:
-        return False
-    at = folded.find(piece[-1].folded)
-    end = at + len(piece[-1].folded)
-    return at >= 0 and any(folded.startswith(word, end) and not folded.startswith("的", end + len(word))
-                           for word in _OCCASION)
+    span = _span(piece[-1], folded) if piece else None
+    return span is not None and any(folded.startswith(word, span[1]) and not folded.startswith("的", span[1] + len(word))
+                                    for word in _OCCASION)
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

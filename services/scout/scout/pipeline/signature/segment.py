@@ -140,8 +140,9 @@ def compound_parts(chunk: str, common: int = COMMON_PART_FREQUENCY) -> list[str]
 def parts_around_names(chunk: str) -> list[str] | None:
     """A run of Chinese the dictionary lacks, in the tokenizer's words, the single characters it
     cut in a row joined as the unknown word they spell (長照 產業 缺工, 貝親 奶瓶), with a word the
-    dictionary barely knows before them or after one (皮拉 提 斯); None when a lone character is left (汪汪 隊
-    立大功) or nothing but unknown characters (姜亨旭訓犬師): no word boundary to trust."""
+    dictionary barely knows before them or after one (皮拉 提 斯); None when a lone character is
+    left (汪汪 隊 立大功) or nothing but unknown characters (姜亨旭訓犬師): no word boundary to
+    trust."""
     if not all(text.has_cjk(c) for c in chunk) or _dictionary_word(chunk):
         return None
     parts: list[str] = []
@@ -386,12 +387,12 @@ def is_personal(expression: str) -> bool:
 def _given_names(tokens: list[str]) -> list[str]:
     """A surname, the particle 之 and a lone character are one name (林 之 晨): the particle there
     is the given name's first character, not a word that ends the piece. (Tagged a bare particle,
-    u; 的, 了 and 著 are tagged as the particles they only are.)"""
+    u; 的, 了 and 著 are tagged as the particles they only are.) `tokens` are folded."""
     joined: list[str] = []
     for token in tokens:
+        # is_personal takes three characters only: the surname and the particle are one each.
         if (len(joined) >= 2 and len(token) == 1 and not is_framing(token) and len(joined[-1]) == 1
-                and text.dictionary_tag(text.fold(joined[-1])) == "u" and len(joined[-2]) == 1
-                and is_personal(text.fold(joined[-2] + joined[-1] + token))):
+                and text.dictionary_tag(joined[-1]) == "u" and is_personal(joined[-2] + joined[-1] + token)):
             particle, surname = joined.pop(), joined.pop()
             token = surname + particle + token
         joined.append(token)
