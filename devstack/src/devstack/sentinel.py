@@ -9,7 +9,7 @@ unanswered for `DOWN_AFTER_MS` is down, and two of the three must agree).
     env = sentinels.env()            # REDIS_SENTINELS, REDIS_SENTINEL_MASTER for the platform
     old = sentinels.kill_master()
     new = sentinels.wait_for_failover(30)
-    sentinels.restart_old_master()   # it comes back and the Sentinels make it a replica of `new`
+    sentinels.restart_old_master()   # it comes back as a replica of `new`
     sentinels.stop()
 """
 
@@ -112,15 +112,15 @@ class SentinelSet:
         self._wait(promoted_everywhere, f"the Sentinels promoting {promoted[0]}:{promoted[1]}", timeout)
         return promoted
 
-    def restart_old_master(self, timeout: float = 90.0) -> None:
-        """Start the killed master again, as it was configured; the Sentinels turn it into a replica
-        of the new master, and this returns once it has synced from it. A Sentinel that finds its
-        timer late on a loaded machine stops acting for 30 seconds (its TILT mode), so the wait
-        allows for one such pause."""
+    def restart_old_master(self, timeout: float = 30.0) -> None:
+        """Start the killed master again as a replica of the master the Sentinels name now, as a
+        node's start script does when it rejoins a set, and return once it has synced. Left to
+        start as a master, it would wait for a Sentinel to demote it, which a Sentinel paused by a
+        late timer on a loaded machine (its TILT mode) puts off for 30 seconds at a time."""
         if self._killed is None:
             raise RuntimeError("no master was killed")
         old, self._killed = self._killed, None
-        self._start_node(old)
+        self._start_node(old, replica_of=self.master_address())
         self._wait(lambda: self._replicating(old), f"{old[0]}:{old[1]} rejoining as a replica", timeout)
 
     # Processes.
