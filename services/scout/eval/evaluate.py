@@ -442,6 +442,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: the thing before a generic head": ("scout.pipeline.suggest", "_before_generic_head", lambda *_: None),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
+    "proposals: what a request names again and again": ("scout.pipeline.suggest", "_repeated", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
     "proposals: a name that begins with a place kept whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),

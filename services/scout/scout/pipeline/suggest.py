@@ -322,13 +322,34 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
             # Of the clauses that ask (想, 哪裡, …嗎？) first: a statement before them is the
             # setting (「拿到竹科的offer了，想在竹北租房」, 「最近很多廟減香，想知道金紙店…」).
             ordered = sorted(per_piece, key=lambda p: not _in_asking_clause(p, folded))
-            first = _asked_for(per_piece, folded) or next(
+            asked = _asked_for(per_piece, folded)
+            first = asked or next(
                 (p for p in ordered if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
                 (p for p in ordered if any(not is_place(c.folded) for c in p)), None)
-            if first is not None:
+            if not asked and (repeated := _repeated(per_piece, folded)):
+                # What a request names again and again is what it is about, not the setting it gives
+                # once (國中畢業的表弟想去學木工…裝潢木工師傅: 木工).
+                per_piece = [[c for c in p if any(c is r for r in repeated) or is_place(c.folded)] for p in per_piece]
+            elif first is not None:
                 per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _repeated(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:
+    """The things an intent names most often, when that is more than once: each the first time it
+    comes (職能 治療 of 「填職能治療系，想知道職能治療師…」), and not inside another of them (公寓 of
+    老公寓); not places, nor what is done."""
+    seen: dict[str, _Concept] = {}
+    for concept in (c for p in per_piece for c in p):
+        if not is_place(concept.folded) and not _verb(concept.folded) and len(concept.folded) >= 2:
+            seen.setdefault(concept.folded, concept)
+    counts = {word: folded.count(word) for word in seen}
+    most = max(counts.values(), default=0)
+    if most < 2:
+        return None
+    words = [word for word, count in counts.items() if count == most]
+    return [seen[w] for w in words if not any(w != other and w in other for other in words)]
 
 
 def _span(concept: _Concept, folded: str) -> tuple[int, int] | None:
