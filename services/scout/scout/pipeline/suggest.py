@@ -134,7 +134,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     elif len(keywords) > 2:
         # A request names what it talks about, which a post seldom writes all of: any two of what it
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
-        narrower = _any_two(keywords)
+        narrower = _any_two(keywords) + ([] if framed else _first_keyword(keywords))
 
     if not narrower and (kept := _most_specific(concepts, keywords, framed)):
         # A search needing every concept finds few posts: the most specific one alone, with the
@@ -175,6 +175,13 @@ def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[
 
 def _any_two(searched: list[list[_Concept]]) -> list[str]:
     return [" ".join(c.names[0] for c in [*a, *b]) for a, b in itertools.combinations(searched, 2)]
+
+
+def _first_keyword(keywords: list[list[_Concept]]) -> list[str]:
+    """Keywords name their topic first and then what of it is asked, which posts on the topic seldom
+    write: the first keyword alone (水電 of 水電師傅 學徒 薪水 出路), unless it only says where."""
+    first = keywords[0] if keywords else []
+    return [" ".join(c.names[0] for c in first)] if first and not any(is_place(c.folded) for c in first) else []
 
 
 def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:

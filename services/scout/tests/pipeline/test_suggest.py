@@ -216,6 +216,13 @@ def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
     # So do keywords the member set apart, each keyword with what it is made of (親子餐廳).
     assert suggest("台中 皮膚科 痘痘")[:4] == ["台中 皮膚科 痘痘", "台中 皮膚科", "台中 痘痘", "皮膚科 痘痘"]
     assert suggest("桃園 燒肉 包廂")[1:4] == ["桃園 燒肉", "桃園 包廂", "燒肉 包廂"]
+    # Keywords name their topic first, then what of it is asked: the first keyword is searched
+    # alone too, unless it only says where (台中).
+    terms = suggest("麵包師傅 學徒 工時 證照")
+    assert "麵包師傅" in terms and "學徒" not in terms
+    assert "台中" not in suggest("台中 皮膚科 痘痘")
+    # Not a sentence's first thing, which its other clauses may only set up.
+    assert "公寓" not in suggest(intent)
     # Two keywords, or a generic head after a keyword, still need each (外包 後端 工程師).
     assert suggest("台中 親子餐廳") == ["台中 親子 餐廳", "台中 亲子 餐厅"]
     signature = build_signature("外包 後端 工程師", suggest("外包 後端 工程師"))
