@@ -139,6 +139,10 @@ _PAGE_TITLE = re.compile(
     r"|threads\s*(?:上的\s*)?个人档案|个人档案\s*[•·|]"
     r"|热门(?:贴文|话题)\s*[•·|]\s*threads|threads\s*上的\s*#\S+\s*热门|[•·|]\s*贴文\s*[•·|]\s*回复"
     r"|(?:地址|电话|营业时间)\s*[•·|]\s*(?:地址|电话|营业时间)")
+# A text that is only a title's parts, the last one short and set apart by a bar or a spaced hyphen,
+# with no sentence in it, is a page's title or a profile's line ("X - 股價 | Yahoo奇摩股市",
+# "X - Google Play 商店", "護理師的日常｜夜班碎碎念｜不接業配"), not a post (folded).
+_TITLE_PARTS = re.compile(r"^[^,，。.!！?？~～]*(?:\s-\s|\s?[|｜]\s?)[^,，。.!！?？~～|｜]{1,30}$")
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」
@@ -319,7 +323,7 @@ def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     bulleted = folded.replace("·", "•")
     if sum(1 for w in _NAVIGATION if w in bulleted) >= 2 or folded.startswith(("log in", "登入")) \
-            or _PAGE_TITLE.search(folded):
+            or _PAGE_TITLE.search(folded) or _TITLE_PARTS.match(folded.strip()):
         return NOISE_NAVIGATION
     if _is_ad(folded, topic):
         return NOISE_AD
