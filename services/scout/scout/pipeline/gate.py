@@ -559,6 +559,10 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
             lowered = lowered or (all(e in self._capitalized for e in hit) and _only_lowercase(body, hit))
 
+        if figurative:
+            # A post naming a required concept only as a measure, a figure of speech or one item of a
+            # list is about that other thing; a run short of posts is not padded with it.
+            return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         sufficient = len(self.signature.sufficient)
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (
                 sufficient and not sufficient_hits) or (
@@ -590,10 +594,8 @@ class Gate:
             relevance -= OTHER_EDITION_PENALTY
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
-        # A post naming a required concept only as a measure, a figure of speech or one item of a
-        # list makes up a shortfall only.
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
-                       tuple(tokens), weak=figurative)
+                       tuple(tokens))
 
 
 # Soft age limit (docs/scout.md 4): within a year a post's age does not change its score, since

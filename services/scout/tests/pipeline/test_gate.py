@@ -187,24 +187,22 @@ def test_a_name_glossed_as_the_writers_own_person_is_another_bearer():
     assert judge.judge("老謝今天在節目上說台股還會再漲，財經觀點一向很敢講").accepted
 
 
-def test_a_name_used_only_as_a_measure_or_a_figure_of_speech_only_makes_up_a_shortfall():
+def test_a_name_used_only_as_a_measure_or_a_figure_of_speech_is_off_topic():
     judge = gate("海底撈 評價", ["海底撈"])
     about = judge.judge("海底撈的服務真的很誇張，生日還幫我唱歌")
     assert about.accepted and not about.weak
     for post in ("這間新開的麻辣鍋服務好到快跟海底撈一樣，價格便宜一半",
-                 "這家火鍋比海底撈便宜，湯頭也不輸"):
-        verdict = judge.judge(post)
-        assert verdict.accepted and verdict.weak, post
-    assert judge.judge("我室友根本是海底撈轉世，什麼都能涮").weak
+                 "這家火鍋比海底撈便宜，湯頭也不輸",
+                 "我室友根本是海底撈轉世，什麼都能涮"):
+        assert judge.judge(post).reason == OFF_TOPIC, post
 
 
-def test_a_name_only_listed_among_others_only_makes_up_a_shortfall():
+def test_a_name_only_listed_among_others_is_off_topic():
     judge = gate("謝金河 財經觀點", ["謝金河"])
-    listed = judge.judge("財經網紅一堆，謝金河、股癌、游庭皓…我誰都不信，只信定期定額")
-    assert listed.accepted and listed.weak
+    assert judge.judge("財經網紅一堆，謝金河、股癌、游庭皓…我誰都不信，只信定期定額").reason == OFF_TOPIC
     # Two names side by side are no list; the post talks about both.
-    assert not judge.judge("謝金河、游庭皓今天的節目都在講台股還會不會漲").weak
-    assert not judge.judge("謝金河今天在節目上說台股還會再漲").weak
+    assert judge.judge("謝金河、游庭皓今天的節目都在講台股還會不會漲").accepted
+    assert judge.judge("謝金河今天在節目上說台股還會再漲").accepted
 
 
 def test_a_street_named_after_the_name_is_not_it():
