@@ -17,7 +17,7 @@ from pathlib import Path
 
 import marisa_trie
 
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.mapped import Built, mapped
 
 LEXICON = Path(__file__).with_name("aliases.txt")
@@ -152,8 +152,9 @@ def places() -> dict[str, str]:
 
 
 def is_place(folded: str) -> bool:
-    """A place of `places.txt`, or one the dictionary files as a place name (a country, a region)."""
-    return folded in places() or text.dictionary_tag(folded) == "ns"
+    """A place of `places.txt`, or one the dictionary files as a place name (a country, a region)
+    that is no common word too (the dictionary files 加盟, 城市 and 英雄 as places)."""
+    return folded in places() or text.dictionary_tag(folded) == "ns" and not glosses.common_word(folded)
 
 
 def is_district(word: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scout.pipeline.aliases import LEXICON, AliasLexicon
+from scout.pipeline.aliases import LEXICON, AliasLexicon, is_place
 from scout.pipeline import text
 from scout.pipeline.gate import Gate
 from scout.pipeline.signature import NoTopicEvidence, build_signature
@@ -268,6 +268,12 @@ def test_a_place_is_proposed_only_as_written() -> None:
 def test_a_country_only_says_where_unless_nothing_else_is_named() -> None:
     assert all("台灣" not in term for term in suggest("台灣精釀啤酒"))
     assert suggest("台灣")[0] == "台灣"
+
+
+def test_a_common_word_the_dictionary_files_as_a_place_is_no_place() -> None:
+    # jieba files 加盟 (to join a franchise) as a place name; read so, the request named nothing.
+    assert is_place(text.fold("日本")) and not is_place(text.fold("加盟"))
+    assert "加盟" in suggest("想加盟手搖飲店，想聽加盟主分享真的賺得到錢嗎")[0]
 
 
 def test_a_name_is_proposed_with_its_nickname_and_english_name_beside_the_other_concepts() -> None:
