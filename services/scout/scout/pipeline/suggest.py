@@ -432,9 +432,10 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
         if found >= 0:
             at.append((found, piece))
             position = found + len(piece[0].folded)
-    def things(begin: int, end: int) -> list[list[_Concept]]:
+    def things(begin: int, end: int, named: bool = False) -> list[list[_Concept]]:
+        """The stretches naming a thing; after 的 a verb names one too (可以做的伸展: 伸展)."""
         return [p for found, p in at if begin <= found < end
-                and any(not is_place(c.folded) and not _doing(c.folded) for c in p)]
+                and any(not is_place(c.folded) and (named or not _doing(c.folded)) for c in p)]
 
     start = 0
     for clause in _CLAUSE.split(folded):
@@ -446,7 +447,7 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
         if cue >= 0:
             head = clause.rfind("的")
             for after in (head, cue) if head > cue else (cue,):
-                asked = things(start + after, end)
+                asked = things(start + after, end, named=after == head)
                 if asked:
                     return asked[0]
             return None

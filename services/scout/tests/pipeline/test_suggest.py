@@ -130,6 +130,8 @@ def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> No
     assert set(suggest("去台北看球之前想先吃飯，附近有推薦的餐廳嗎？")[0].split()) == {"台北", "餐廳"}
     assert set(suggest("第一次浮潛，墾丁有推薦適合新手的浮潛店嗎")[0].split()) == {"墾丁", "浮潛店"}
     assert set(suggest("請問台南有沒有半夜可以掛急診的動物醫院？")[0].split()) == {"台南", "動物醫院"}
+    # After 的, what the dictionary files as a verb names the thing asked for.
+    assert suggest("腰好痛，想找上班族在辦公室可以做的伸展")[0] == "伸展"
     # 推薦 after a thing (攤位推薦) and 有沒有人 ask for no thing: the thing named first stays the topic.
     assert not any("試喝" in term for term in suggest("今年南港的咖啡展有人去嗎？想看攤位推薦跟試喝心得"))
     assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
