@@ -150,7 +150,9 @@ def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool =
     for source in sources:
         cased = _SPACES.sub(" ", unicodedata.normalize("NFKC", source)).strip()
         written = cased.lower()
-        folded = folding.simplified(written)
+        # Folded as `fold` does, mainland words read as Taiwan's too (設備 as 裝置), where that keeps
+        # every character in its place.
+        folded = folding.simplified(_TO_TAIWAN_WORDS.convert(written))
         at = folded.find(folded_word)
         if at >= 0 and len(folded) == len(written) == len(cased):
             return (cased if keep_case else written)[at:at + len(folded_word)]

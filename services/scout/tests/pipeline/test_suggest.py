@@ -262,6 +262,12 @@ def test_a_title_in_title_marks_is_proposed_whole() -> None:
     assert suggest("有人看過《喵的奇幻漂流》嗎？想看大家的心得")[0] == "喵的奇幻漂流"
 
 
+def test_a_word_is_proposed_as_written_though_its_folded_form_is_the_taiwan_word() -> None:
+    # fold reads 設備 as 裝置 (OpenCC's Taiwan phrase); a search for 裝置 misses posts writing 設備.
+    terms = suggest("半導體 設備工程師 真實心得")
+    assert "設備" in terms[0] and not any("裝置" in term for term in terms)
+
+
 def test_a_place_is_proposed_only_as_written() -> None:
     terms = suggest("台北陶藝課")
     assert not any(name in term for term in terms for name in ("台北市", "Taipei", "天龍國"))
