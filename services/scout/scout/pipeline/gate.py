@@ -177,15 +177,14 @@ def _figurative(folded: str, start: int, end: int) -> bool:
     return bool(_FIGURE_BEFORE.search(folded[max(start - 6, 0):start]) or _FIGURE_AFTER.match(folded, end))
 
 
-# One item of a list of three or more (謝金河、股癌、游庭皓…我誰都不信): the post is about the list.
+# In a list of three items or more, as an item or inside one (謝金河、股癌、游庭皓…我誰都不信;
+# 補眠、看謝金河的節目、整理房間): the post is about the list.
 _LIST_MARK = "、"
 _CLAUSE_END = re.compile(r"[，,。！!？?；;：:\n]")
 
 
 def _listed(folded: str, start: int, end: int) -> bool:
     before, after = folded[:start].rstrip(), folded[end:].lstrip()
-    if not (before.endswith(_LIST_MARK) or after.startswith(_LIST_MARK)):
-        return False
     return (_CLAUSE_END.split(before)[-1] + _CLAUSE_END.split(after)[0]).count(_LIST_MARK) >= 2
 
 

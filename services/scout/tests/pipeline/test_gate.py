@@ -200,6 +200,8 @@ def test_a_name_used_only_as_a_measure_or_a_figure_of_speech_is_off_topic():
 def test_a_name_only_listed_among_others_is_off_topic():
     judge = gate("謝金河 財經觀點", ["謝金河"])
     assert judge.judge("財經網紅一堆，謝金河、股癌、游庭皓…我誰都不信，只信定期定額").reason == OFF_TOPIC
+    # So is a name inside one item of such a list.
+    assert judge.judge("週末行程：補眠、看謝金河的節目、整理房間，很充實").reason == OFF_TOPIC
     # Two names side by side are no list; the post talks about both.
     assert judge.judge("謝金河、游庭皓今天的節目都在講台股還會不會漲").accepted
     assert judge.judge("謝金河今天在節目上說台股還會再漲").accepted
