@@ -423,6 +423,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "CC-CEDICT senses": ("scout.pipeline.glosses", "english", lambda *_: ()),
     "romanized spellings": ("scout.pipeline.romanize", "spellings", lambda *_, **__: ()),
     "gate: advertisements": ("scout.pipeline.gate", "_is_ad", lambda *_, **__: False),
+    "gate: a text of a title's parts only": ("scout.pipeline.gate", "_TITLE_PARTS", re.compile("(?!)")),
     "gate: another bearer of the name": ("scout.pipeline.gate", "_named_otherwise", lambda *_, **__: False),
     "gate: the name after another place": ("scout.pipeline.gate.Gate", "_placed_elsewhere", lambda *_, **__: False),
     "gate: a measure or a figure of speech": ("scout.pipeline.gate", "_figurative", lambda *_, **__: False),
@@ -457,7 +458,6 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
     "proposals: names listed as options are examples": ("scout.pipeline.suggest", "_option", lambda *_: False),
     "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
-    "proposals: a date or an amount in Chinese numerals": ("scout.pipeline.suggest", "_AMOUNT", re.compile("(?!)")),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 

@@ -43,8 +43,6 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
-# A date or an amount in Chinese numerals (folded): 二月, 十二月, 三天, 兩週, 一胎.
-_AMOUNT = re.compile(r"[一二两三四五六七八九十半几]+(?:个)?(?:月|天|日|号|周|星期|礼拜|年|岁|胎|次|晚|夜)")
 # What joins options in a list (folded): 長榮、華航或星宇.
 _OPTION_MARKS = ("、", "或")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
@@ -512,8 +510,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
                  for part in (None if unit in segmenter.words else _parts(unit)) or [unit]]
         for unit in units:
             if not years:
-                # A year, or a date or an amount written in Chinese numerals (二月, 三天, 一胎).
-                if is_year(unit) or _AMOUNT.fullmatch(unit) and unit not in segmenter.names:
+                if is_year(unit):
                     continue
                 # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit

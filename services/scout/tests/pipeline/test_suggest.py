@@ -387,12 +387,6 @@ def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
     assert suggest("想找大家在討論2026經典賽中華隊的貼文")[0] == "經典賽 中華隊"
 
 
-def test_a_date_or_an_amount_in_chinese_numerals_is_no_topic() -> None:
-    assert suggest("明年二月想去武陵農場看櫻花")[0] == "武陵農場 櫻花"
-    # A title in title marks stays, whatever it spells.
-    assert suggest("想知道《九日》這款遊戲值不值得買")[0].startswith("九日")
-
-
 def test_an_intent_of_framing_only_names_no_topic() -> None:
     with pytest.raises(NoTopicEvidence):
         suggest("請問 有沒有 推薦 心得")
