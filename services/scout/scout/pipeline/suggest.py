@@ -284,12 +284,17 @@ def _before_generic_head(folded: str) -> str | None:
 
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
-    """A Latin name of several words led by a maker (a name the alias lexicon knows in other
-    words: Google, ASUS) without it, when what is left still names one thing: a word no English
+    """A Latin name of several words led by a maker (the longest run of its first words that the
+    alias lexicon knows in other words: Google, ASUS, Kendrick Lamar) without it, when what is left still names one thing: a word no English
     dictionary has, or a word with a number (Zenbook, Pixel 10; not Ruby of JENNIE Ruby, nor 17 Pro
     of iPhone 17 Pro, a number that other makers' models carry too)."""
-    maker, _, rest = name.partition(" ")
-    if not rest[:1].isalpha() or text.has_cjk(name) or not aliases.others(text.fold(maker)):
+    if text.has_cjk(name):
+        return None
+    parts = name.split(" ")
+    # The longest run of leading words the lexicon knows is the maker (Kendrick Lamar of Kendrick Lamar GNX).
+    cut = next((cut for cut in range(len(parts) - 1, 0, -1) if aliases.others(text.fold(" ".join(parts[:cut])))), 0)
+    rest = " ".join(parts[cut:])
+    if not cut or not rest[:1].isalpha():
         return None
     words = text.fold(rest).split()
     distinct = any(ch.isdigit() for ch in rest) and any(ch.isalpha() for ch in rest) or any(

@@ -234,6 +234,8 @@ def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
 def test_a_product_is_also_searched_without_its_maker() -> None:
     assert "Pixel 10" in suggest("想買Google Pixel 10，有人用了嗎？")
     assert "Zenbook" in suggest("ASUS Zenbook 值得買嗎")
+    # The maker may be several words: the longest run of first words the lexicon knows.
+    assert "Midnights" in suggest_terms("Taylor Swift Midnights 心得", AliasLexicon.parse("Taylor Swift | 泰勒絲"))
     # Not where what is left names many things: a common word, or a bare number.
     assert "Ruby" not in suggest("JENNIE Ruby")
     assert "17 Pro" not in suggest("iPhone 17 Pro 的電池續航")
