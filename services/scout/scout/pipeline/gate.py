@@ -559,8 +559,8 @@ class Gate:
             lowered = lowered or (all(e in self._capitalized for e in hit) and _only_lowercase(body, hit))
 
         if figurative:
-            # A post naming a required concept only as a measure, a figure of speech or one item of a
-            # list is about that other thing; a run short of posts is not padded with it.
+            # A post naming a required concept only as a measure, a figure of speech or in a list is
+            # about that other thing; a run short of posts is not padded with it.
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         sufficient = len(self.signature.sufficient)
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (

@@ -285,13 +285,13 @@ def _before_generic_head(folded: str) -> str | None:
 
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
     """A Latin name of several words led by a maker (the longest run of its first words that the
-    alias lexicon knows in other words: Google, ASUS, Kendrick Lamar) without it, when what is left still names one thing: a word no English
-    dictionary has, or a word with a number (Zenbook, Pixel 10; not Ruby of JENNIE Ruby, nor 17 Pro
-    of iPhone 17 Pro, a number that other makers' models carry too)."""
+    alias lexicon knows in other words: Google, ASUS, Kendrick Lamar) without it, when what is left
+    still names one thing: a word no English dictionary has, or a word with a number (Zenbook,
+    Pixel 10, GNX; not Ruby of JENNIE Ruby, nor 17 Pro of iPhone 17 Pro, a number that other
+    makers' models carry too)."""
     if text.has_cjk(name):
         return None
     parts = name.split(" ")
-    # The longest run of leading words the lexicon knows is the maker (Kendrick Lamar of Kendrick Lamar GNX).
     cut = next((cut for cut in range(len(parts) - 1, 0, -1) if aliases.others(text.fold(" ".join(parts[:cut])))), 0)
     rest = " ".join(parts[cut:])
     if not cut or not rest[:1].isalpha():
@@ -515,9 +515,9 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
                  for part in (None if unit in segmenter.words else _parts(unit)) or [unit]]
         for unit in units:
             if not years:
+                # A year is no topic, nor one in a run with a name (TGA 2025, 2026經典賽).
                 if is_year(unit):
                     continue
-                # Nor beside a name, in one run with it (TGA 2025, 2026經典賽).
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
