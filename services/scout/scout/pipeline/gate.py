@@ -322,7 +322,7 @@ def noise_reason(body: str, topic: tuple[str, ...] = ()) -> str | None:
         return NOISE_HASHTAGS if _TAG_OR_MENTION.search(without_links) else NOISE_EMPTY
     bulleted = folded.replace("·", "•")
     if sum(1 for w in _NAVIGATION if w in bulleted) >= 2 or folded.startswith(("log in", "登入")) \
-            or _PAGE_TITLE.search(folded) or _TITLE_PARTS.match(folded.strip()):
+            or _PAGE_TITLE.search(folded) or _TITLE_PARTS.match(folded):
         return NOISE_NAVIGATION
     if _is_ad(folded, topic):
         return NOISE_AD

@@ -328,20 +328,22 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:
-            # A thing before what is done (社群小編 of 想轉職當社群小編, not 轉職).
-            # Of the clauses that ask (想, 哪裡, …嗎？) first: a statement before them is the
-            # setting (「拿到竹科的offer了，想在竹北租房」, 「最近很多廟減香，想知道金紙店…」).
-            ordered = sorted(per_piece, key=lambda p: not _in_asking_clause(p, folded))
             asked = _asked_for(per_piece, folded)
-            first = asked or next(
-                (p for p in ordered if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
-                (p for p in ordered if any(not is_place(c.folded) for c in p)), None)
-            if not asked and (repeated := _repeated(per_piece, folded)):
+            repeated = None if asked else _repeated(per_piece, folded)
+            if repeated:
                 # What a request names again and again is what it is about, not the setting it gives
                 # once (國中畢業的表弟想去學木工…裝潢木工師傅: 木工).
                 per_piece = [[c for c in p if any(c is r for r in repeated) or is_place(c.folded)] for p in per_piece]
-            elif first is not None:
-                per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
+            else:
+                # A thing before what is done (社群小編 of 想轉職當社群小編, not 轉職).
+                # Of the clauses that ask (想, 哪裡, …嗎？) first: a statement before them is the
+                # setting (「拿到竹科的offer了，想在竹北租房」, 「最近很多廟減香，想知道金紙店…」).
+                ordered = sorted(per_piece, key=lambda p: not _in_asking_clause(p, folded))
+                first = asked or next(
+                    (p for p in ordered if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
+                    (p for p in ordered if any(not is_place(c.folded) for c in p)), None)
+                if first is not None:
+                    per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
 
