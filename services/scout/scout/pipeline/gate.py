@@ -71,12 +71,14 @@ _AD_SIGNALS = [text.fold(w) for w in (
     "送好禮", "送贈品", "接案", "組合價", "專案價", "預購中", "報名中", "印製", "儲值", "續約", "首選", "培訓班",
     "證照班", "底薪", "高錄取", "合購", "破解版", "免費給", "限定版", "首付",
     "一對一教學", "免經驗", "體驗價", "全館", "滿額", "加購", "展場價", "專案中")]
-# Shapes of a classified ad rather than words: a LINE id, a pointer to a link or a shortened link, an asking price
-# ($1290, 800元), a discount (8 折), an offer at a price (售 $800).
+# Shapes of a classified ad rather than words: a LINE id, a pointer to a link or a shortened link, an offer at a
+# price (售 $800, $1999 起), a heading in lenticular brackets that hires or sells (【徵人】, 【團購】); an asking
+# price ($1290, 800元), a discount (8 折), a bundle (買10送2).
 _AD_CALL_SHAPES = (r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|line|https?://)|(?:连结|链接|link)\s*👉|售\s*[$\d]"
-                   r"|09\d\d[-\s]?(?:\d{3}|x{3})|(?:bit\.ly|reurl\.cc|lihi\d?\.cc|pse\.is|tinyurl\.com)/")
+                   r"|09\d\d[-\s]?(?:\d{3}|x{3})|(?:bit\.ly|reurl\.cc|lihi\d?\.cc|pse\.is|tinyurl\.com)/"
+                   r"|(?:\$\s?\d[\d,]*|\d[\d,]*\s?元)\s?起(?!跳)|^\W{0,2}【[^】]*(?:征|招募|招生|特价|优惠|特卖|预购|团购)[^】]*】")
 _AD_SIGNAL_SHAPES = (r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限时(?=\s?\d)|每人\s?\d|原价\s?\+\s?\d"
-                     r"|\d\s?万起|\d\s?k\s?起|(?:时薪|一堂|每堂|一个月)\s?\$?\d")
+                     r"|\d\s?万起|\d\s?k\s?起|买\s?\d+\s?送\s?\d+|(?:时薪|一堂|每堂|一个月)\s?\$?\d")
 
 
 _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
