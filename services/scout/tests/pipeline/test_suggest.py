@@ -436,6 +436,14 @@ def test_a_surname_and_the_particle_zhi_begin_a_name() -> None:
     assert "林之晨" in suggest("想看林之晨最近的新書心得")[0]
 
 
+def test_a_surname_the_dictionary_reads_as_a_word_begins_the_name_after_it() -> None:
+    # 謝 (thank) and 黃 (yellow) are words elsewhere; before a given name of no common word they are surnames.
+    assert suggest("謝金河 財經觀點 評價")[0] == "謝金河"
+    assert "黃珊珊" in suggest("最近黃珊珊好像又很常上新聞，想看大家對她的評價")[0]
+    # Before a common word a surname stays the word it is.
+    assert suggest("謝謝大家")[0] == "謝謝"
+
+
 def test_the_thing_before_a_generic_head_is_also_proposed_alone() -> None:
     # A generic head only says what kind of thing it is: posts name the thing without it.
     assert suggest("電競產業")[:2] == ["電競產業", "電競"]

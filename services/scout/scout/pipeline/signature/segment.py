@@ -385,16 +385,22 @@ def is_personal(expression: str) -> bool:
 
 
 def _given_names(tokens: list[str]) -> list[str]:
-    """A surname, the particle 之 and a lone character are one name (林 之 晨): the particle there
-    is the given name's first character, not a word that ends the piece. (Tagged a bare particle,
-    u; 的, 了 and 著 are tagged as the particles they only are.) `tokens` are folded."""
+    """A surname and a given name the dictionary cut apart are one name: a given name of no common
+    word (謝 金河, 黃 珊 珊; not 謝 大家), where the surname is a word of its own elsewhere (thank,
+    yellow), or the particle 之 and a lone character (林 之 晨): the particle there is the given
+    name's first character, not a word that ends the piece. (Tagged a bare particle, u; 的, 了 and
+    著 are tagged as the particles they only are.) `tokens` are folded."""
     joined: list[str] = []
     for token in tokens:
-        # is_personal takes three characters only: the surname and the particle are one each.
-        if (len(joined) >= 2 and len(token) == 1 and not is_framing(token) and len(joined[-1]) == 1
-                and text.dictionary_tag(joined[-1]) == "u" and is_personal(joined[-2] + joined[-1] + token)):
-            particle, surname = joined.pop(), joined.pop()
-            token = surname + particle + token
+        # is_personal takes three characters only: the surname and the given name's two.
+        if len(joined) >= 2 and len(token) == 1 and not is_framing(token) and len(joined[-1]) == 1 and (
+                text.dictionary_tag(joined[-1]) == "u" or not is_framing(joined[-1]) and joined[-2] in _SURNAMES
+                and not glosses.common_word(joined[-1] + token)) and is_personal(joined[-2] + joined[-1] + token):
+            given, surname = joined.pop(), joined.pop()
+            token = surname + given + token
+        elif joined and len(token) == 2 and len(joined[-1]) == 1 and joined[-1] in _SURNAMES \
+                and not glosses.common_word(token) and not is_framing(token) and is_personal(joined[-1] + token):
+            token = joined.pop() + token
         joined.append(token)
     return joined
 
