@@ -41,6 +41,8 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
+# Wanting to become something (folded): 想當, 想去當, 想轉行當.
+_BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 # What joins options in a list (folded): 長榮、華航或星宇.
@@ -449,6 +451,10 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
         # asks for people who know of the topic, not for a thing.
         cue = min((clause.find(c) + len(c) for c in _ASKING if c in clause and c + "人" not in clause
                    and not things(start, start + clause.find(c))), default=-1)
+        if (become := _BECOMING.search(clause)) and (cue < 0 or become.end() < cue):
+            # What the member wants to become is what they ask about, whatever they say before it
+            # (喜歡狗想轉行當訓犬師: 訓犬師).
+            cue = become.end()
         if cue >= 0:
             head = clause.rfind("的")
             for after in (head, cue) if head > cue else (cue,):

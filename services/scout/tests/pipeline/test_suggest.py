@@ -467,3 +467,8 @@ def test_an_english_word_in_lower_case_is_not_the_name_a_sentence_is_about() -> 
     proposed = suggest("拿到竹科的offer了，下個月報到，想在竹北或新竹東區租房")
     assert "offer" not in proposed
     assert suggest("想看大家對Netflix新劇的評價")[1] == "Netflix"
+
+
+def test_what_the_member_wants_to_become_is_the_topic_not_what_they_say_before_it() -> None:
+    assert suggest("喜歡狗想轉行當訓犬師，想知道要去哪裡學、要不要證照")[0] == "訓犬師"
+    assert suggest("想轉行當水電工，有沒有師傅分享學徒期跟收入的真實狀況")[0] == "水電工"
