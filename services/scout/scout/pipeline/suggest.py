@@ -136,6 +136,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
         narrower = _any_two(keywords) + ([] if framed else _first_keyword(keywords))
 
+    if not narrower and not framed and (kept := _without_doing(keywords)):
+        # A keyword that is a verb says what is done with the topic, which posts on it seldom write
+        # (漢神巨蛋 逛街, 綜所稅 申報): the other keywords are searched without it, and it only scores.
+        required = {text.fold(n) for c in kept for n in c.names}
+        narrower = [" ".join(c.names[0] for c in kept)]
     if not narrower and (kept := _most_specific(concepts, keywords, framed)):
         # A search needing every concept finds few posts: the most specific one alone, with the
         # places the request names, finds the posts that write it without the rest, which then
@@ -182,6 +187,12 @@ def _first_keyword(keywords: list[list[_Concept]]) -> list[str]:
     write: the first keyword alone (水電 of 水電師傅 學徒 薪水 出路), unless it only says where."""
     first = keywords[0] if keywords else []
     return [" ".join(c.names[0] for c in first)] if first and not any(is_place(c.folded) for c in first) else []
+
+
+def _without_doing(keywords: list[list[_Concept]]) -> list[_Concept] | None:
+    """The concepts of the keywords that are not a verb, when some keyword is one (逛街 of 漢神巨蛋 逛街)."""
+    kept = [c for keyword in keywords if not all(_verb(c.folded) for c in keyword) for c in keyword]
+    return kept if kept and len(kept) < sum(len(k) for k in keywords) else None
 
 
 def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:

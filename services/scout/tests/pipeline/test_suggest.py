@@ -472,3 +472,11 @@ def test_an_english_word_in_lower_case_is_not_the_name_a_sentence_is_about() -> 
 def test_what_the_member_wants_to_become_is_the_topic_not_what_they_say_before_it() -> None:
     assert suggest("喜歡狗想轉行當訓犬師，想知道要去哪裡學、要不要證照")[0] == "訓犬師"
     assert suggest("想轉行當水電工，有沒有師傅分享學徒期跟收入的真實狀況")[0] == "水電工"
+
+
+def test_a_keyword_that_is_a_verb_only_scores_beside_the_others() -> None:
+    # Posts on a place or a thing seldom write what the member does there.
+    assert "台北書展" in suggest("台北書展 逛街")
+    assert "合歡山" in suggest("合歡山 下雪")
+    # Keywords of things all hold.
+    assert suggest("外包 後端 工程師")[:1] == ["外包 後端 工程師"]
