@@ -180,14 +180,19 @@ def _figurative(folded: str, start: int, end: int) -> bool:
 
 
 # In a list of three items or more, as an item or inside one (謝金河、股癌、游庭皓…我誰都不信;
-# 補眠、看謝金河的節目、整理房間): the post is about the list.
+# 補眠、看謝金河的節目、整理房間; 1.黃仁勳 2.魏哲家 3.楊金龍): the post is about the list. A name
+# before a numbered list heads it (丹丹漢堡必點：1. 麵線羹 2. 炸雞 3. …).
 _LIST_MARK = "、"
 _CLAUSE_END = re.compile(r"[，,。！!？?；;：:\n]")
+_NUMBERED_ITEM = re.compile(r"(?:^|(?<=[\s：:，,。]))(?:[1-9]|10)\s?[.、)）](?![0-9])")
 
 
 def _listed(folded: str, start: int, end: int) -> bool:
     before, after = folded[:start].rstrip(), folded[end:].lstrip()
-    return (_CLAUSE_END.split(before)[-1] + _CLAUSE_END.split(after)[0]).count(_LIST_MARK) >= 2
+    if (_CLAUSE_END.split(before)[-1] + _CLAUSE_END.split(after)[0]).count(_LIST_MARK) >= 2:
+        return True
+    items = [m.start() for m in _NUMBERED_ITEM.finditer(folded)]
+    return len(items) >= 3 and items[0] < start
 
 
 # A year of its own: 2025, not 12025 or 20251.

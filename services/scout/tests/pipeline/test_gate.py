@@ -205,6 +205,9 @@ def test_a_name_only_listed_among_others_is_off_topic():
     # Two names side by side are no list; the post talks about both.
     assert judge.judge("謝金河、游庭皓今天的節目都在講台股還會不會漲").accepted
     assert judge.judge("謝金河今天在節目上說台股還會再漲").accepted
+    # So is one item of a numbered list; a name before the list heads it.
+    assert judge.judge("財經網紅我心中的排名：1.股癌 2.謝金河 3.游庭皓，大家的呢？").reason == OFF_TOPIC
+    assert judge.judge("謝金河節目重點：1. 台股 2. 美債 3. 匯率，很受用").accepted
 
 
 def test_a_street_named_after_the_name_is_not_it():
