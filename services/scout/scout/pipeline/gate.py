@@ -72,16 +72,18 @@ _AD_SIGNALS = [text.fold(w) for w in (
     "證照班", "底薪", "高錄取", "合購", "破解版", "免費給", "限定版", "首付",
     "一對一教學", "免經驗", "體驗價", "全館", "滿額", "加購", "展場價", "專案中")]
 # Shapes of a classified ad rather than words: a LINE id, a pointer to a link or a shortened link, an offer at a
-# price (售 $800, $1999 起), a heading in lenticular brackets that hires or sells (【徵人】, 【團購】); an asking
-# price ($1290, 800元), a discount (8 折), a bundle (買10送2).
+# price (售 $800, $1999 起); an asking price ($1290, 800元), a discount (8 折), a bundle (買10送2).
 _AD_CALL_SHAPES = (r"line\s*[:：]\s*@?[\w.]+|👉\s*(?:连结|链接|link|line|https?://)|(?:连结|链接|link)\s*👉|售\s*[$\d]"
                    r"|09\d\d[-\s]?(?:\d{3}|x{3})|(?:bit\.ly|reurl\.cc|lihi\d?\.cc|pse\.is|tinyurl\.com)/"
-                   r"|(?:\$\s?\d[\d,]*|\d[\d,]*\s?元)\s?起(?!跳)|^\W{0,2}【[^】]*(?:征|招募|招生|特价|优惠|特卖|预购|团购)[^】]*】")
+                   r"|(?:\$\s?\d[\d,]*|\d[\d,]*\s?元)\s?起(?!跳)")
 _AD_SIGNAL_SHAPES = (r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限时(?=\s?\d)|每人\s?\d|原价\s?\+\s?\d"
                      r"|\d\s?万起|\d\s?k\s?起|买\s?\d+\s?送\s?\d+|(?:时薪|一堂|每堂|一个月)\s?\$?\d")
 
 
 _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
+# A heading in lenticular brackets that hires, sells or sells tickets (【徵才】, 【團購】, 【售票】) opens a
+# notice, not a member's post.
+_NOTICE_HEADING = re.compile(r"^\W{0,2}【[^】]*(征|招募|招生|招商|售票|开卖|特价|优惠|特卖|预购|团购)[^】]*】")
 _AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
 
 
@@ -114,7 +116,8 @@ def _selling(folded: str, topic: tuple[str, ...]) -> tuple[int, int]:
 
 
 def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
-    if _count_words(_selling_words(topic)[0], folded):
+    heading = _NOTICE_HEADING.match(folded)
+    if _count_words(_selling_words(topic)[0], folded) or heading and not any(heading[1] in e for e in topic):
         return True
     calls, signals = _selling(folded, topic)
     # An asking price beside another selling word is an offer (全新 $1290), not a buyer's story.
@@ -128,11 +131,12 @@ _NAVIGATION = [text.fold(w) for w in (
     "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
     "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
-    "下載應用程式", "get the app", "暢所欲言", "- threads")]
+    "下載應用程式", "get the app", "暢所欲言", "- threads", "維基百科", "wikipedia", "官方購物網站", "official site")]
 # The title or tab bar of a page that is not a post, folded: a profile ("Name (@user) • Threads",
 # "@user 的 Threads 個人檔案 · 貼文 · 回覆", "Threads Name (@user) 個人檔案"), a search ("X - Threads
 # 搜尋", "X - 搜尋 • Threads", "Threads 搜尋 X 熱門 最新", "搜尋結果：X"), a tag page ("#X 的熱門貼文 ·
-# Threads", "Threads 上的 #X 熱門貼文") or a place's listing ("X · 地址 · 營業時間"). Page titles
+# Threads", "Threads 上的 #X 熱門貼文"), a place's listing ("X · 地址 · 營業時間"), an encyclopedia's
+# entry ("X - 維基百科，自由的百科全書") or a brand's own site ("X 官方購物網站", "X - Official Site"). Page titles
 # separate their parts with a dot, a bullet or a bar.
 _PAGE_TITLE = re.compile(
     r"\(@[\w.]+\)\s*(?:[•·]\s*threads|个人档案)|[-–•·|]\s*threads\s*(?:搜寻|search)"
@@ -140,7 +144,8 @@ _PAGE_TITLE = re.compile(
     r"|^\W*(?:搜寻结果|search results)|搜寻结果\s*[:：•·|]"
     r"|threads\s*(?:上的\s*)?个人档案|个人档案\s*[•·|]"
     r"|热门(?:贴文|话题)\s*[•·|]\s*threads|threads\s*上的\s*#\S+\s*热门|[•·|]\s*贴文\s*[•·|]\s*回复"
-    r"|(?:地址|电话|营业时间)\s*[•·|]\s*(?:地址|电话|营业时间)")
+    r"|(?:地址|电话|营业时间)\s*[•·|]\s*(?:地址|电话|营业时间)"
+    r"|\s[-–|]\s*(?:维基百科|wikipedia)\b|(?:官方(?:购物)?网站|official site)\s*(?:$|[-–•·|])")
 # A text that is only a title's parts, the last one short and set apart by a bar or a spaced hyphen,
 # with no sentence in it, is a page's title or a profile's line ("X - 股價 | Yahoo奇摩股市",
 # "X - Google Play 商店", "護理師的日常｜夜班碎碎念｜不接業配"), not a post (folded).
@@ -524,7 +529,7 @@ class Gate:
         alias_only = 0
         claimed: list[list[tuple[int, int]]] = []  # where each required group is named
         optional: list[list[tuple[int, int]]] = []  # where each optional group is
-        sufficient_hits = 0
+        sufficient_hits = sufficient_aside = 0
         placed = shop_named = lowered = figurative = False
         hit_groups: set[int] = set()
         implied = self._implied(folded)
@@ -543,8 +548,9 @@ class Gate:
                                       or self._placed_elsewhere(folded, start, end, spans)
                                       for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
-            figurative = figurative or (group.required and all(
-                _figurative(folded, start, end) or _listed(folded, start, end) for start, end in named))
+            aside = all(_figurative(folded, start, end) or _listed(folded, start, end) for start, end in named)
+            figurative = figurative or (group.required and aside)
+            sufficient_aside += group.sufficient and aside
             if group.entity and group.required:
                 shop_named = shop_named or all(_SHOP_AFTER.match(folded, end) for _, end in named)
             sufficient_hits += group.sufficient
@@ -565,8 +571,9 @@ class Gate:
             concepts.append(f"{label}（{'、'.join(aliases)}）" if aliases else label)
             lowered = lowered or (all(e in self._capitalized for e in hit) and _only_lowercase(body, hit))
 
-        if figurative:
-            # A post naming a required concept only as a measure, a figure of speech or in a list is
+        if figurative or sufficient_hits and sufficient_aside == sufficient_hits:
+            # A post naming a required concept, or every sufficient name it names, only as a measure, a
+            # figure of speech or in a list is
             # about that other thing; a run short of posts is not padded with it.
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         sufficient = len(self.signature.sufficient)

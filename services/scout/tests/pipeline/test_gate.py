@@ -127,10 +127,24 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 主題餐車 總部供貨 免技術", NOISE_AD),
     ("鬼滅之刃 限定版 公仔 開放預購", NOISE_AD),
     ("鬼滅之刃 主題民宿 全館 $1999 起 滿額加購", NOISE_AD),
+    # notices and offers by their shape
+    ("【徵才】鬼滅之刃 主題快閃店 工作人員 歡迎應屆畢業生", NOISE_AD),
+    ("【售票】鬼滅之刃 交響音樂會 即日起開賣", NOISE_AD),
+    ("鬼滅之刃 主題套房 方案 $3,999 起", NOISE_AD),
+    ("鬼滅之刃 集換卡優惠券 買10送2 截圖使用", NOISE_AD),
+    # an encyclopedia's entry and a brand's own site
+    ("鬼滅之刃 - 維基百科，自由的百科全書", NOISE_NAVIGATION),
+    ("鬼滅之刃 官方購物網站", NOISE_NAVIGATION),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
     assert gate("鬼滅之刃", ["鬼滅之刃"]).judge(body).reason == reason
+
+
+def test_a_heading_in_brackets_or_a_price_from_in_a_members_own_words_is_no_notice():
+    for body in ("【有雷】鬼滅之刃無限城篇看完，猗窩座那段哭爆", "鬼滅之刃票價 $400 起跳了嗎，好貴",
+                 "查了維基百科才知道鬼滅之刃的作者是女生"):
+        assert noise_reason(body) is None, body
 
 
 def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
