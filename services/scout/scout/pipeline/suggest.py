@@ -93,7 +93,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             thing = _before_generic_head(concept.folded)
             if thing:
                 # A generic head only says what kind of thing it is: posts name the thing without it
-                # (電競 of 電競產業, 外送 of 外送平台, 徵才 of 徵才博覽會).
+                # (電競 of 電競產業, 外送 of 外送平台, 徵才 of 徵才博覽會, 拼豆 of 拼豆店).
                 concept.add(concept.names[0][:len(thing)])
             product = _without_maker(concept.names[0], aliases)
             if product:
@@ -285,11 +285,11 @@ def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
 
 
 def _before_generic_head(folded: str) -> str | None:
-    """The word before a generic head that ends a Chinese word the dictionary lacks (電競 of
-    電競產業), not a place (台北 of 台北車站)."""
+    """The word before a generic head, of one character or more, that ends a Chinese word the
+    dictionary lacks (電競 of 電競產業, 拼豆 of 拼豆店), not a place (台北 of 台北車站)."""
     if not text.has_cjk(folded) or text.dictionary_frequency(folded):
         return None
-    for cut in range(2, len(folded) - 1):
+    for cut in range(2, len(folded)):
         thing, head = folded[:cut], folded[cut:]
         if text.dictionary_frequency(head) and is_generic_head(head, thing) and not is_place(thing):
             return thing
