@@ -49,6 +49,7 @@ _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "�
 _OPTION_MARKS = ("、", "或")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
+_MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
@@ -534,8 +535,9 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
                  for part in (None if unit in segmenter.words else _parts(unit)) or [unit]]
         for unit in units:
             if not years:
-                # A year is no topic, nor one in a run with a name (TGA 2025, 2026經典賽).
-                if is_year(unit):
+                # A year is no topic, nor one in a run with a name (TGA 2025, 2026經典賽), nor any
+                # other time, which only says when (十二月, 明年, 週末).
+                if is_year(unit) or (unit not in segmenter.words and _is_time(unit)):
                     continue
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _unglued(unit)
@@ -543,6 +545,11 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
     return concepts
+
+
+def _is_time(unit: str) -> bool:
+    """A word of the dictionary that says when (明年, 週末, 暑假: tagged t) or a month (十二月)."""
+    return text.dictionary_tag(unit) == "t" or bool(_MONTH.match(unit))
 
 
 def _parts(unit: str) -> list[str] | None:

@@ -482,3 +482,10 @@ def test_a_keyword_that_is_a_verb_only_scores_beside_the_others() -> None:
     assert "合歡山" in suggest("合歡山 下雪")
     # Keywords of things all hold.
     assert suggest("外包 後端 工程師")[:1] == ["外包 後端 工程師"]
+
+
+def test_a_time_only_says_when() -> None:
+    assert "十二月" not in suggest("十二月想去嘉義看管樂節，想看去過的人分享")[0]
+    assert "管樂" in suggest("十二月想去嘉義看管樂節，想看去過的人分享")[0]
+    # A title in title marks is a name, whatever else the word means.
+    assert suggest("想知道《九日》這款遊戲值不值得買")[0] == "九日"
