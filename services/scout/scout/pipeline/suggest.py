@@ -32,7 +32,8 @@ from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              is_common_word, is_proper_noun, parts_around_names, quoted_titles, titles)
+                                              is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
+                                              titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -287,8 +288,9 @@ def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
 
 def _before_generic_head(folded: str) -> str | None:
     """The word before a generic head, of one character or more, that ends a Chinese word the
-    dictionary lacks (電競 of 電競產業, 拼豆 of 拼豆店), not a place (台北 of 台北車站)."""
-    if not text.has_cjk(folded) or text.dictionary_frequency(folded):
+    dictionary lacks (電競 of 電競產業, 拼豆 of 拼豆店), not a place (台北 of 台北車站) nor a person's
+    name (李崇 of 李崇建)."""
+    if not text.has_cjk(folded) or text.dictionary_frequency(folded) or is_personal(folded):
         return None
     for cut in range(2, len(folded)):
         thing, head = folded[:cut], folded[cut:]
@@ -575,8 +577,8 @@ def _unglued(unit: str) -> str:
     """A name the dictionary lacks without the verb before it or the verb and particles after it,
     which the cut glued to it (聊 江振誠, 覺得 生技業, 普考 考完, 世壯運 辦得); what is left keeps
     at least three characters, or two when the end is cut."""
-    if not text.has_cjk(unit) or text.dictionary_frequency(unit):
-        return unit
+    if not text.has_cjk(unit) or text.dictionary_frequency(unit) or is_personal(unit):
+        return unit  # (a person's name may end in a verb's character: 李崇建)
     words = text.base_cut(unit)
     # A verb of one character only before a surname (聊 江振誠, not 托 嬰中心).
     if len(words) > 1 and _doing(words[0]) and len("".join(words[1:])) >= 3 and (

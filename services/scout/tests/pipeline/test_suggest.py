@@ -489,3 +489,8 @@ def test_a_time_only_says_when() -> None:
     assert "管樂" in suggest("十二月想去嘉義看管樂節，想看去過的人分享")[0]
     # A title in title marks is a name, whatever else the word means.
     assert suggest("想知道《九日》這款遊戲值不值得買")[0] == "九日"
+
+
+def test_a_persons_name_ending_in_a_verbs_character_stays_whole() -> None:
+    # 建 is a verb elsewhere; 李崇建 is one person, with his title after him.
+    assert suggest("朋友推薦李崇建老師的書，想看讀過的爸媽心得")[0] == "李崇建"
