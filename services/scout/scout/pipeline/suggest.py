@@ -31,7 +31,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (KIND_ENDINGS, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles)
 
@@ -287,14 +287,15 @@ def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
 
 
 def _before_generic_head(folded: str) -> str | None:
-    """The word before a generic head, of one character or more, that ends a Chinese word the
-    dictionary lacks (電競 of 電競產業, 拼豆 of 拼豆店), not a place (台北 of 台北車站) nor a person's
-    name (李崇 of 李崇建)."""
+    """The word before a generic head that ends a Chinese word the dictionary lacks (電競 of
+    電競產業), or before a character that makes a thing of a kind (拼豆 of 拼豆店, not 府保 of
+    府保母), not a place (台北 of 台北車站) nor a person's name (李崇 of 李崇建)."""
     if not text.has_cjk(folded) or text.dictionary_frequency(folded) or is_personal(folded):
         return None
     for cut in range(2, len(folded)):
         thing, head = folded[:cut], folded[cut:]
-        if text.dictionary_frequency(head) and is_generic_head(head, thing) and not is_place(thing):
+        if text.dictionary_frequency(head) and (len(head) > 1 or head in KIND_ENDINGS) \
+                and is_generic_head(head, thing) and not is_place(thing):
             return thing
     return None
 

@@ -448,8 +448,9 @@ def test_the_thing_before_a_generic_head_is_also_proposed_alone() -> None:
     # A generic head only says what kind of thing it is: posts name the thing without it.
     assert suggest("電競產業")[:2] == ["電競產業", "電競"]
     assert "外送" in suggest("外送平台")
-    # A head of one character too (店, 課).
+    # A head of one character too, one that makes a thing of a kind (店, 課), not any character.
     assert "高雄 拼豆" in suggest("想在高雄找可以現場拼的拼豆店")
+    assert "府保" not in suggest("到府保母 居家托育 薪水 心得")
     # Not a place before what is there (台北 of 台北車站 names every post of the city).
     assert "台北" not in suggest("台北車站")
     # Also beside the other names the lexicon gives the whole.

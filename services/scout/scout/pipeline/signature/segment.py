@@ -373,7 +373,7 @@ _SURNAMES = frozenset(text.fold(c) for c in (
 
 
 # Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
-_KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
+KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
 
 
 def is_personal(expression: str) -> bool:
@@ -381,7 +381,7 @@ def is_personal(expression: str) -> bool:
     no common word the dictionary translates (馬拉松: marathon) and no thing of a kind (金馬獎, 游泳課)."""
     return len(expression) == 3 and all(text.has_cjk(c) for c in expression) and expression[0] in _SURNAMES \
         and text.dictionary_tag(expression) not in ("ns", "nt") and expression not in places() \
-        and not glosses.common_word(expression) and expression[-1] not in _KIND_ENDINGS
+        and not glosses.common_word(expression) and expression[-1] not in KIND_ENDINGS
 
 
 def _given_names(tokens: list[str]) -> list[str]:
