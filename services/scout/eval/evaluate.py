@@ -430,6 +430,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: one item of a list": ("scout.pipeline.gate", "_listed", lambda *_, **__: False),
     "gate: another city": ("scout.pipeline.gate.Gate", "_elsewhere", lambda *_, **__: False),
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
+    "gate: a name as often something else ranks lower": ("scout.pipeline.gate", "_ambiguous", lambda *_: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from scout.pipeline import text
+from scout.pipeline import glosses, text
 from scout.pipeline.aliases import places
 from scout.pipeline.signature import ConceptGroup, TopicSignature
 from scout.pipeline.signature.segment import compound_parts, framing_words, is_proper_noun, quoted_titles
@@ -280,6 +280,19 @@ def _joins_concepts(phrase: str, groups: tuple[ConceptGroup, ...]) -> bool:
                for a in one for b in other)
 
 
+# What a post loses that names its topic only by a name as often something else, and nothing else
+# of the brief: below the posts that write the topic's context, still eligible.
+AMBIGUOUS_PENALTY = 0.05
+
+
+def _ambiguous(expression: str) -> bool:
+    """A name that is as often something else: a word the dictionary translates (國王, 古都, 大王),
+    or one English word (Ordinary, Marshall)."""
+    if text.has_cjk(expression):
+        return glosses.common_word(expression)
+    return " " not in expression and glosses.english_word(expression)
+
+
 def _named_apart(named: list[tuple[int, int]], claimed: list[list[tuple[int, int]]]) -> bool:
     """Whether a concept is named somewhere no other concept needs as its only mention: one named
     only by a word another one has no other mention than (記者, also a kind of 新聞業) says
@@ -533,6 +546,7 @@ class Gate:
         placed = shop_named = lowered = figurative = False
         hit_groups: set[int] = set()
         implied = self._implied(folded)
+        plainly_named = ambiguously_named = False
         for index, group in enumerate(self.signature.groups):
             positions = {e: self._hits(folded, e, spans) for e in group.expressions}
             hit = [e for e, p in positions.items() if p]
@@ -562,6 +576,11 @@ class Gate:
                 optional.append(named)
             if not positions[group.expression]:
                 alias_only += 1
+            if group.entity:
+                if all(_ambiguous(e) for e in hit):
+                    ambiguously_named = True
+                else:
+                    plainly_named = True
             mentions += len(named)
             first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
             label = self.signature.label(group.expression)
@@ -598,6 +617,10 @@ class Gate:
         relevance += 0.05 if first_hit <= 30 else 0.0
         relevance += _says_something(folded)
         relevance -= 0.03 * min(alias_only, 2)
+        # A name as often something else (國王, 古都, Ordinary) with nothing else of the brief beside it
+        # ranks below the posts that write the topic's context.
+        if ambiguously_named and not plainly_named and not covered and not refined:
+            relevance -= AMBIGUOUS_PENALTY
         relevance -= SHOP_NAMED_PENALTY if shop_named else 0.0
         relevance -= LOWERCASE_PENALTY if lowered else 0.0
         if self._editions:

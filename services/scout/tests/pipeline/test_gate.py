@@ -536,3 +536,11 @@ def test_a_nickname_no_dictionary_knows_is_not_the_beginning_of_a_word():
     assert gate("墾丁 浮潛", ["墾丁 浮潛"]).judge("墾丁後壁湖的浮潛店，教練會先在岸邊教換氣").accepted
 
 
+
+
+def test_a_name_as_often_something_else_alone_ranks_below_the_topics_context():
+    judge = gate("新北國王 TPBL 戰績", ["新北國王", "國王"])
+    alone = judge.judge("國王今天又贏了，好開心")
+    with_context = judge.judge("新北國王今天又贏了，好開心")
+    assert alone.accepted and with_context.accepted
+    assert alone.relevance < with_context.relevance
