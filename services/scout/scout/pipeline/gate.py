@@ -537,7 +537,6 @@ class Gate:
         tokens = self.tokens(folded)
         spans = self._spans(tokens)
         concepts: list[str] = []
-        first_hit = len(folded)
         mentions = 0
         alias_only = 0
         claimed: list[list[tuple[int, int]]] = []  # where each required group is named
@@ -582,7 +581,6 @@ class Gate:
                 else:
                     plainly_named = True
             mentions += len(named)
-            first_hit = min(first_hit, *(min(p) for p in positions.values() if p))
             label = self.signature.label(group.expression)
             # An alias that only spells the hit expression out further (iphone 17 beside iphone) adds nothing.
             aliases = [self.signature.label(e) for e in hit if e != group.expression
@@ -614,7 +612,6 @@ class Gate:
         relevance += 0.15 * covered / extra if extra else 0.0
         relevance += 0.05 * min(refined, 2)
         relevance += 0.05 * min(max(mentions - groups, 0), 4) / 4
-        relevance += 0.05 if first_hit <= 30 else 0.0
         relevance += _says_something(folded)
         relevance -= 0.03 * min(alias_only, 2)
         # A name as often something else (國王, 古都, Ordinary) with nothing else of the brief beside it
