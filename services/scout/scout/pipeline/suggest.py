@@ -551,8 +551,9 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
 
 
 def _is_time(unit: str) -> bool:
-    """A word of the dictionary that says when (明年, 週末, 暑假: tagged t) or a month (十二月)."""
-    return text.dictionary_tag(unit) == "t" or bool(_MONTH.match(unit))
+    """A word of the dictionary that says when (明年, 週末, 暑假: tagged t), a month (十二月), or a
+    number of one or two digits, a day's or a month's (9/7)."""
+    return text.dictionary_tag(unit) == "t" or bool(_MONTH.match(unit)) or unit.isdigit() and len(unit) <= 2
 
 
 def _parts(unit: str) -> list[str] | None:

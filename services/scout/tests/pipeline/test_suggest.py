@@ -488,6 +488,8 @@ def test_a_keyword_that_is_a_verb_only_scores_beside_the_others() -> None:
 def test_a_time_only_says_when() -> None:
     assert "十二月" not in suggest("十二月想去嘉義看管樂節，想看去過的人分享")[0]
     assert "管樂" in suggest("十二月想去嘉義看管樂節，想看去過的人分享")[0]
+    # nor does a day's or a month's number
+    assert suggest("9/7晚上那次月全食我在家睡著了，想看大家拍到的照片")[0] == "月全食"
     # A title in title marks is a name, whatever else the word means.
     assert suggest("想知道《九日》這款遊戲值不值得買")[0] == "九日"
 
