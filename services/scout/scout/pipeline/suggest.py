@@ -338,10 +338,15 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
         timed = [p[:-1] if _occasion(p, folded) else p for p in per_piece]
         per_piece = [p for p in timed if p] or per_piece
+        marked = [text.fold(t) for t in quoted_titles([intent])]
+
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
+        # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
+        plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
+        naming = plain or naming
         if naming:
             per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
         else:

@@ -497,3 +497,9 @@ def test_a_time_only_says_when() -> None:
 def test_a_persons_name_ending_in_a_verbs_character_stays_whole() -> None:
     # 建 is a verb elsewhere; 李崇建 is one person, with his title after him.
     assert suggest("朋友推薦李崇建老師的書，想看讀過的爸媽心得")[0] == "李崇建"
+
+
+def test_a_name_that_is_also_a_common_word_yields_to_one_that_is_none() -> None:
+    lexicon = AliasLexicon.parse("全家 | FamilyMart\n卡坦島 | Catan\n")
+    # 全家 here is the whole family; the game is the name asked about.
+    assert suggest_terms("過年想買一款全家可以玩的桌遊，朋友推卡坦島，想看玩過的人心得", lexicon)[0] == "卡坦島"
