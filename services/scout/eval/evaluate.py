@@ -461,6 +461,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                   lambda *_: None),
     "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
     "proposals: names listed as options are examples": ("scout.pipeline.suggest", "_option", lambda *_: False),
+    "proposals: a name right before a person's says where the person works": ("scout.pipeline.suggest", "_affiliation",
+                                                                           lambda *_: False),
     "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))

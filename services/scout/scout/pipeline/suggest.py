@@ -347,8 +347,12 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
+        # A name right before a person's, a title at most between them, is where the person works
+        # or what they hold (農業部長陳駿季, 和碩童子賢): the person is the topic.
+        people = [c for p in naming for c in p if is_personal(c.folded)]
         if naming:
-            per_piece = [[c for c in p if given(c) or not _doing(c.folded)] for p in naming]
+            per_piece = [[c for c in p if (given(c) or not _doing(c.folded)) and not _affiliation(c, people, folded)]
+                         for p in naming]
         else:
             asked = _asked_for(per_piece, folded)
             repeated = None if asked else _repeated(per_piece, folded)
@@ -384,6 +388,17 @@ def _repeated(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | 
         return None
     words = [word for word, count in counts.items() if count == most]
     return [seen[w] for w in words if not any(w != other and w in other for other in words)]
+
+
+def _affiliation(concept: _Concept, people: list[_Concept], folded: str) -> bool:
+    """Whether a name comes right before a person's, nothing or a title between them (台積電董事長魏哲家;
+    農業部 of 農業部長陳駿季, the title sharing the name's last character), not beside it (告五人跟蔡依林)."""
+    span = _span(concept, folded)
+
+    def title(between: str) -> bool:
+        return not between or between in titles() or concept.folded[-1] + between in titles()
+    return span is not None and any((at := folded.find(person.folded, span[1])) >= 0 and title(folded[span[1]:at])
+                                    for person in people if person is not concept)
 
 
 def _span(concept: _Concept, folded: str) -> tuple[int, int] | None:

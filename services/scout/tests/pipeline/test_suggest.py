@@ -503,3 +503,11 @@ def test_a_name_that_is_also_a_common_word_yields_to_one_that_is_none() -> None:
     lexicon = AliasLexicon.parse("全家 | FamilyMart\n卡坦島 | Catan\n")
     # 全家 here is the whole family; the game is the name asked about.
     assert suggest_terms("過年想買一款全家可以玩的桌遊，朋友推卡坦島，想看玩過的人心得", lexicon)[0] == "卡坦島"
+
+
+def test_a_name_right_before_a_persons_is_where_the_person_works() -> None:
+    lexicon = AliasLexicon.parse("台積電 | TSMC\n魏哲家 | C.C. Wei\n")
+    assert suggest_terms("想看大家怎麼評價台積電魏哲家最近的發言", lexicon)[0] == "魏哲家"
+    assert suggest_terms("想看大家怎麼評價台積電董事長魏哲家最近的發言", lexicon)[0] == "魏哲家"
+    # Apart, both are named.
+    assert "台積電" in suggest_terms("台積電的股價跟魏哲家的發言，想看大家怎麼說", lexicon)[0]
