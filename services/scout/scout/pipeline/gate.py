@@ -131,7 +131,7 @@ _NAVIGATION = [text.fold(w) for w in (
     "log in", "sign up", "登入", "註冊", "查看更多貼文", "see more posts", "在 threads 上查看", "on threads", "• threads",
     "threads •", "threads 上的", "追蹤者", "followers", "位粉絲", "則串文", "相關串文", "• 搜尋", "搜尋結果",
     "search results", "熱門話題", "say more", "加入 threads", "join threads", "see the latest conversations",
-    "下載應用程式", "get the app", "暢所欲言", "- threads", "維基百科", "wikipedia", "官方購物網站", "official site")]
+    "下載應用程式", "get the app", "暢所欲言", "- threads")]
 # The title or tab bar of a page that is not a post, folded: a profile ("Name (@user) • Threads",
 # "@user 的 Threads 個人檔案 · 貼文 · 回覆", "Threads Name (@user) 個人檔案"), a search ("X - Threads
 # 搜尋", "X - 搜尋 • Threads", "Threads 搜尋 X 熱門 最新", "搜尋結果：X"), a tag page ("#X 的熱門貼文 ·
@@ -589,9 +589,9 @@ class Gate:
             lowered = lowered or (all(e in self._capitalized for e in hit) and _only_lowercase(body, hit))
 
         if figurative or sufficient_hits and sufficient_aside == sufficient_hits:
-            # A post naming a required concept, or every sufficient name it names, only as a measure, a
-            # figure of speech or in a list is
-            # about that other thing; a run short of posts is not padded with it.
+            # A post naming a required concept, or every sufficient name it names, only as a measure,
+            # a figure of speech or in a list is about that other thing; a run short of posts is not
+            # padded with it.
             return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
         sufficient = len(self.signature.sufficient)
         if (self._searched and not any(implied.union(hit_groups).issuperset(term) for term in self._searched)) or (
