@@ -437,6 +437,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
+    "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: a time left out": ("scout.pipeline.suggest", "_is_time", lambda *_: False),

@@ -117,11 +117,15 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         narrower = [" ".join(c.names[0] for c in [*keyword, *rest]) for keyword in alternatives]
     elif anchor is not None:
         others = [c for c in concepts if c is not anchor]
-        if not any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others) and not _common_name(anchor, titles):
+        placed = any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others)
+        if not (placed and (framed or not _unmistakable(anchor) or not all(is_place(c.folded) for c in others))) \
+                and not _common_name(anchor, titles):
             # What a request asks about its one name only scores: the name alone finds the posts
             # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚),
             # and so does a place in another clause, where the member only says where they are
-            # going (下個月要去京都，想看大家怎麼評價林氏璧的攻略).
+            # going (下個月要去京都，想看大家怎麼評價林氏璧的攻略), or places that are all the
+            # keywords give beside a name no dictionary knows, where the name is (京都 祇園祭,
+            # Olive Young 首爾): a post naming another place instead is still turned away.
             required = {text.fold(n) for n in anchor.names}
             narrower = [anchor.names[0]]
         elif len(others) > 1:
@@ -277,6 +281,13 @@ def _english_words(concept: _Concept) -> bool:
     """Latin words the member wrote in lower case, each an English word (offer, pocket)."""
     written = concept.names[0]
     return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in concept.folded.split())
+
+
+def _unmistakable(concept: _Concept) -> bool:
+    """A name no dictionary knows, nor one English word (Olive Young, 祇園祭, 饒慶鈴; not AAA, 萬聖節)."""
+    if text.has_cjk(concept.folded):
+        return not text.dictionary_frequency(concept.folded)
+    return " " in concept.folded or not glosses.english_word(concept.folded)
 
 
 def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:

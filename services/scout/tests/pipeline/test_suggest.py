@@ -208,6 +208,17 @@ def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
     assert not gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎").accepted
 
 
+def test_a_place_is_where_a_name_no_dictionary_knows_is_and_it_is_also_searched_alone() -> None:
+    intent = "告五人 台北 心得"
+    terms = suggest(intent)
+    assert "告五人" in terms
+    gate = Gate(build_signature(intent, terms))
+    assert gate.judge("告五人的新歌一直在循環，副歌好好哭").accepted
+    assert not gate.judge("告五人高雄場的安可超感動").accepted  # another place's
+    # An English word is as often the word as the name: the place still holds it.
+    assert "Apple" not in suggest("Apple 台北 門市")
+
+
 def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
     intent = "想看大家公寓浴室磁磚花了多少錢、工期多久"
     terms = suggest(intent)
