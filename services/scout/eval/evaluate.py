@@ -461,6 +461,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a first keyword of several words most specific": ("scout.pipeline.suggest", "_compound_first",
                                                                   lambda *_: None),
     "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
+    "proposals: a clause of what else would do": ("scout.pipeline.suggest", "_extra", lambda *_: False),
     "proposals: names listed as options are examples": ("scout.pipeline.suggest", "_option", lambda *_: False),
     "proposals: a name right before a person's says where the person works": ("scout.pipeline.suggest", "_affiliation",
                                                                            lambda *_: False),

@@ -50,6 +50,8 @@ _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "�
 _OPTION_MARKS = ("、", "或")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
+# How a clause that adds what else would do ends (folded).
+_EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
@@ -349,6 +351,9 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
         timed = [p[:-1] if _occasion(p, folded) else p for p in per_piece]
         per_piece = [p for p in timed if p] or per_piece
+        # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以):
+        # the topic is what the rest asks about.
+        per_piece = [p for p in per_piece if not _extra(p, folded)] or per_piece
         marked = [text.fold(t) for t in quoted_titles([intent])]
 
         def given(concept: _Concept) -> bool:
@@ -424,6 +429,16 @@ def _option(concept: _Concept, folded: str) -> bool:
     span = _span(concept, folded)
     return span is not None and (folded[span[1]:span[1] + 1] in _OPTION_MARKS
                                  or span[0] > 0 and folded[span[0] - 1] in _OPTION_MARKS)
+
+
+def _extra(piece: list[_Concept], folded: str) -> bool:
+    """Whether a stretch is in a clause that says what else would do: it ends 也可以, 都可以, 也想看,
+    也想知道 or 更好 (folded)."""
+    at = folded.find(piece[0].folded) if piece else -1
+    if at < 0:
+        return False
+    end = next(_CLAUSE.finditer(folded, at), None)
+    return folded[:end.start() if end else len(folded)].rstrip().endswith(_EXTRA_ENDINGS)
 
 
 def _occasion(piece: list[_Concept], folded: str) -> bool:

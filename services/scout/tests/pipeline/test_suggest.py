@@ -109,6 +109,12 @@ def test_names_listed_as_options_are_examples_not_the_topic() -> None:
     assert suggest("告五人跟蔡依林的演唱會哪個好看？")[0].startswith("告五人")
 
 
+def test_a_clause_of_what_else_would_do_is_no_topic() -> None:
+    terms = suggest("想轉職當飛機修護師，想聽在做的人分享考照跟薪水，長榮或華航的都可以")
+    assert "修護師" in terms[0] and not any("長榮" in t or "華航" in t for t in terms)
+    assert all("那陣子" not in t for t in suggest("告五人開演唱會那陣子大家都在聊，想看心得"))
+
+
 def test_what_is_named_before_zhihou_says_when() -> None:
     assert suggest("有沒有人在討論少子化之後補教業還好做嗎")[0] == "補教業"
     assert suggest("金曲獎之後就變成告五人的粉絲")[0] == "告五人"
