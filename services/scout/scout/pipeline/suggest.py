@@ -144,6 +144,11 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # searches find it (公寓浴室翻新: 公寓 浴室, 公寓 翻新, 浴室 翻新; 台中 皮膚科 痘痘).
         narrower = _any_two(keywords) + ([] if framed else _first_keyword(keywords))
 
+    if not narrower and not framed and (kept := _without_aspect(concepts, keywords)):
+        # A common word standing as a keyword after the topic says what of it is asked (麵包師傅 收入,
+        # 牙套 費用): the keywords before it are searched without it, and it only scores.
+        required = {text.fold(n) for c in kept for n in c.names}
+        narrower = [" ".join(c.names[0] for c in kept)]
     if not narrower and not framed and (kept := _without_doing(keywords)):
         # A keyword that is a verb says what is done with the topic, which posts on it seldom write
         # (漢神巨蛋 逛街, 綜所稅 申報): the other keywords are searched without it, and it only scores.
@@ -155,6 +160,12 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # only score (電動車 充電: 電動車; 台中 空污 小孩: 台中 空污).
         required = {text.fold(n) for c in kept for n in c.names}
         narrower = [" ".join(c.names[0] for c in kept)]
+    if not framed and len(keywords) == 2 and not _described(concepts, keywords) \
+            and not any(_common_name(c, titles) and aliases.others(c.folded) for c in keywords[0]):
+        # Of two keywords, the first names the topic and the other what of it is asked (綜所稅 申報,
+        # 養蜂 蜂農 收入): the first alone too, but not a name that is also a common word (石頭 of
+        # 石頭 掃地機器人), nor keywords that describe the generic head after them (外包 後端 工程師).
+        narrower += [t for t in _first_keyword(keywords) if t not in narrower]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -201,6 +212,14 @@ def _without_doing(keywords: list[list[_Concept]]) -> list[_Concept] | None:
     """The concepts of the keywords that are not a verb, when some keyword is one (逛街 of 漢神巨蛋 逛街)."""
     kept = [c for keyword in keywords if not all(_verb(c.folded) for c in keyword) for c in keyword]
     return kept if kept and len(kept) < sum(len(k) for k in keywords) else None
+
+
+def _without_aspect(concepts: list[_Concept], keywords: list[list[_Concept]]) -> list[_Concept] | None:
+    """The concepts of the keywords, when a concept of the core is none of them: a generic head
+    the member set apart after them (收入 of 麵包師傅 收入), unless rare keywords describe it (外包
+    後端 工程師)."""
+    kept = [c for keyword in keywords for c in keyword]
+    return kept if kept and len(kept) < len(concepts) and not _described(concepts, keywords) else None
 
 
 def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
@@ -689,13 +708,19 @@ def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], fra
     generic head that ends the request, which must all hold (外包 後端 工程師; not 收入 of 外送員
     收入 跑單)."""
     things = [c for c in concepts if not is_place(c.folded) and not c.folded.isdigit()]
-    modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
-    described = not framed and not any(concepts[-1] is c for k in keywords for c in k) and len(modifiers) > 1 and all(
-        text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
-    if len(things) < 2 or described or not framed and sum(any(c in things for c in k) for k in keywords) < 2:
+    if len(things) < 2 or not framed and _described(concepts, keywords) \
+            or not framed and sum(any(c in things for c in k) for k in keywords) < 2:
         return None
     chosen = (not framed and _compound_first(keywords, things)) or [min(things, key=_specificity)]
     return [c for c in concepts if any(c is k for k in chosen) or is_place(c.folded)]
+
+
+def _described(concepts: list[_Concept], keywords: list[list[_Concept]]) -> bool:
+    """Whether rare keywords (not places) all describe the generic head that ends the request,
+    left out of the keywords (外包 後端 of 外包 後端 工程師; not 收入 of 外送員 收入 跑單)."""
+    modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
+    return not any(concepts[-1] is c for k in keywords for c in k) and len(modifiers) > 1 and all(
+        text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
 
 
 def _compound_first(keywords: list[list[_Concept]], things: list[_Concept]) -> list[_Concept] | None:

@@ -494,6 +494,17 @@ def test_what_the_member_wants_to_become_is_the_topic_not_what_they_say_before_i
     assert suggest("想轉行當水電工，有沒有師傅分享學徒期跟收入的真實狀況")[0] == "水電工"
 
 
+def test_what_keywords_ask_of_their_topic_only_scores() -> None:
+    # A common word set apart after the topic: what of it is asked.
+    assert "麵包師傅" in suggest("麵包師傅 收入")
+    assert build_signature("麵包師傅 收入", suggest("麵包師傅 收入")).required[0].expression == text.fold("麵包師傅")
+    # Of two keywords, the first is the topic.
+    assert "房屋稅" in suggest("房屋稅 繳納")
+    # Not where rare keywords describe the head after them, nor a name that is also a common word.
+    assert suggest("外包 後端 工程師") == ["外包 後端 工程師", "外包 后端 工程师"]
+    assert "石頭" not in suggest("石頭 掃地機器人")
+
+
 def test_a_keyword_that_is_a_verb_only_scores_beside_the_others() -> None:
     # Posts on a place or a thing seldom write what the member does there.
     assert "台北書展" in suggest("台北書展 逛街")
