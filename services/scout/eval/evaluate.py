@@ -427,6 +427,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: another bearer of the name": ("scout.pipeline.gate", "_named_otherwise", lambda *_, **__: False),
     "gate: the name after another place": ("scout.pipeline.gate.Gate", "_placed_elsewhere", lambda *_, **__: False),
     "gate: a measure or a figure of speech": ("scout.pipeline.gate", "_figurative", lambda *_, **__: False),
+    "gate: a name before the post turns to its subject": ("scout.pipeline.gate", "_TURN", re.compile("(?!)")),
     "gate: one item of a list": ("scout.pipeline.gate", "_listed", lambda *_, **__: False),
     "gate: another city": ("scout.pipeline.gate.Gate", "_elsewhere", lambda *_, **__: False),
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),

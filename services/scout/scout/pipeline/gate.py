@@ -174,6 +174,11 @@ _NAMED_AFTER = re.compile(r"^\s*(?:是.{0,12}的名字|这个名字|同名|\(\s*
                           r"表姐|堂妹|女儿|儿子|侄女|老婆|老公|女友|男友))|^(?:路(?![过线跑人透演痴径况])|街(?![头拍舞访])|大道)")
 
 
+# Where a post turns to what it is about (今天主要想分享, 今天要說的是, 今天想問大家): a name only before
+# it was said in passing (folded).
+_TURN = re.compile(r"今天(?:主要|只?(?:想|要)(?:分享|说|讲|问|介绍|推|聊))")
+
+
 # The name as the measure of something else (比海底撈便宜, 跟海底撈一樣, 比起 The Bear) or as a figure of
 # speech (根本是小高姊轉世, 就是一種人生切割術, 以為自己是祖克柏): the post is about that other thing.
 _FIGURE_BEFORE = re.compile(r"(?:比|比起|不输|输给|根本是|简直是|就是一种|一种|自己是|变身|当成|当作|是我的|家族的)\s*$")
@@ -561,7 +566,8 @@ class Gate:
                                       or self._placed_elsewhere(folded, start, end, spans)
                                       for start, end in named):
                 return Verdict(False, OFF_TOPIC, tokens=tuple(tokens))
-            aside = all(_figurative(folded, start, end) or _listed(folded, start, end) for start, end in named)
+            aside = all(_figurative(folded, start, end) or _listed(folded, start, end) or _TURN.search(folded, end)
+                        for start, end in named)
             figurative = figurative or (group.required and aside)
             sufficient_aside += group.sufficient and aside
             if group.entity and group.required:

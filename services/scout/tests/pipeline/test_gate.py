@@ -224,6 +224,14 @@ def test_a_name_only_listed_among_others_is_off_topic():
     assert judge.judge("謝金河節目重點：1. 台股 2. 美債 3. 匯率，很受用").accepted
 
 
+def test_a_name_said_before_the_post_turns_to_its_subject_is_in_passing():
+    judge = gate("海底撈 評價", ["海底撈"])
+    assert judge.judge("昨天跟同事去吃海底撈，今天主要想分享回家路上買的鹹酥雞").reason == OFF_TOPIC
+    assert judge.judge("吃完海底撈好撐，今天想問大家胃藥推薦哪款").reason == OFF_TOPIC
+    # Named after the turn, it is the subject.
+    assert judge.judge("今天想分享海底撈的生日服務，店員幫我唱歌還送長壽麵").accepted
+
+
 def test_a_street_named_after_the_name_is_not_it():
     judge = gate("光陽機車", ["光陽", "KYMCO"])
     assert judge.judge("光陽路上的那家蔥油餅每天都排到轉角").reason == OFF_TOPIC
