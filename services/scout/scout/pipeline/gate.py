@@ -85,6 +85,8 @@ _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
 # notice, not a member's post.
 _NOTICE_HEADING = re.compile(r"^\W{0,2}【[^】]*(征|招募|招生|招商|售票|开卖|特价|优惠|特卖|预购|团购)[^】]*】")
 _AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
+# A giveaway's entry steps joined by plus signs (按讚+留言, 追蹤+分享) are an ad on their own (folded).
+_GIVEAWAY = re.compile(r"(?:按赞|留言|追踪|分享|tag|标记)\s*[+＋]\s*(?:按赞|留言|追踪|分享|tag|标记|好友)")
 
 
 def _count_words(words: list[str], folded: str) -> int:
@@ -117,7 +119,8 @@ def _selling(folded: str, topic: tuple[str, ...]) -> tuple[int, int]:
 
 def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:
     heading = _NOTICE_HEADING.match(folded)
-    if _count_words(_selling_words(topic)[0], folded) or heading and not any(heading[1] in e for e in topic):
+    if _count_words(_selling_words(topic)[0], folded) or heading and not any(heading[1] in e for e in topic) \
+            or _GIVEAWAY.search(folded):
         return True
     calls, signals = _selling(folded, topic)
     # An asking price beside another selling word is an offer (全新 $1290), not a buyer's story.
