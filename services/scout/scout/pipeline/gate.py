@@ -83,6 +83,8 @@ _AD_SIGNAL_SHAPES = (r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限
 _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
 # A heading in lenticular brackets that hires, sells or sells tickets (【徵才】, 【團購】, 【售票】) opens a
 # notice, not a member's post.
+# A heading in lenticular brackets opens a notice more often than a member's post (【心得】 aside).
+_HEADING = re.compile(r"^\W{0,2}【")
 _NOTICE_HEADING = re.compile(r"^\W{0,2}【[^】]*(征|招募|招生|招商|售票|开卖|特价|优惠|特卖|预购|团购)[^】]*】")
 _AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
 # A giveaway's entry steps joined by plus signs (按讚+留言, 追蹤+分享) are an ad on their own (folded).
@@ -114,7 +116,7 @@ def _selling(folded: str, topic: tuple[str, ...]) -> tuple[int, int]:
     _, soft_calls, selling_signals = _selling_words(topic)
     called = _BUYER_REPORT.sub(" ", folded)
     return (_count_words(soft_calls, called) + len(_AD_CALL_PATTERN.findall(folded)),
-            _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded)))
+            _count_words(selling_signals, folded) + len(_AD_SIGNAL_PATTERN.findall(folded)) + bool(_HEADING.match(folded)))
 
 
 def _is_ad(folded: str, topic: tuple[str, ...] = ()) -> bool:

@@ -133,6 +133,8 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 主題套房 方案 $3,999 起", NOISE_AD),
     ("鬼滅之刃 集換卡優惠券 買10送2 截圖使用", NOISE_AD),
     ("鬼滅之刃 抽公仔三名！追蹤+留言+分享就完成", NOISE_AD),
+    # a heading in brackets is one sign of selling: with a call, a notice
+    ("【鬼滅之刃 主題咖啡】期間限定菜單 可私訊", NOISE_AD),
     # an encyclopedia's entry and a brand's own site
     ("鬼滅之刃 - 維基百科，自由的百科全書", NOISE_NAVIGATION),
     ("鬼滅之刃 官方購物網站", NOISE_NAVIGATION),
