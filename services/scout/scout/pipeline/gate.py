@@ -152,9 +152,10 @@ _PAGE_TITLE = re.compile(
     r"|(?:地址|电话|营业时间)\s*[•·|]\s*(?:地址|电话|营业时间)"
     r"|\s[-–|]\s*(?:维基百科|wikipedia)\b|(?:官方(?:购物)?网站|official site)\s*(?:$|[-–•·|])")
 # A text that is only a title's parts, the last one short and set apart by a bar or a spaced hyphen,
-# with no sentence in it, is a page's title or a profile's line ("X - 股價 | Yahoo奇摩股市",
-# "X - Google Play 商店", "護理師的日常｜夜班碎碎念｜不接業配"), not a post (folded).
-_TITLE_PARTS = re.compile(r"^[^,，。.!！?？~～]*(?:\s-\s|\s?[|｜]\s?)[^,，。.!！?？~～|｜]{1,30}$")
+# with no sentence in it, or any text of parts set apart by two bars, is a page's title or a
+# profile's or a listing's line ("X - 股價 | Yahoo奇摩股市", "X - Google Play 商店",
+# "護理師的日常｜夜班碎碎念｜不接業配", "X｜站點地圖｜即時車輛數查詢"), not a post (folded).
+_TITLE_PARTS = re.compile(r"^[^,，。.!！?？~～]*(?:\s-\s|\s?[|｜]\s?)[^,，。.!！?？~～|｜]{1,30}$|^[\s\S]*?[|｜][^|｜]*[|｜]")
 
 
 # A name given to someone or something else, or a likeness: 「我家的貓取名X」「我同學也叫X」「我姪女叫X」

@@ -138,6 +138,8 @@ def test_traditional_and_simplified_variants_match():
     # an encyclopedia's entry and a brand's own site
     ("鬼滅之刃 - 維基百科，自由的百科全書", NOISE_NAVIGATION),
     ("鬼滅之刃 官方購物網站", NOISE_NAVIGATION),
+    # a listing's line: parts set apart by two bars
+    ("鬼滅之刃 周邊商店地圖｜營業時間查詢｜台北 新北", NOISE_NAVIGATION),
 ])
 def test_noise_is_rejected_even_when_it_names_the_topic(body, reason):
     assert noise_reason(body) == reason
