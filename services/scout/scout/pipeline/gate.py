@@ -81,11 +81,11 @@ _AD_SIGNAL_SHAPES = (r"(?:nt)?\$\s?\d[\d,]*|\d[\d,]*\s?元|\d(?:\.\d)?\s?折|限
 
 
 _AD_CALL_PATTERN = re.compile(_AD_CALL_SHAPES)
-# A heading in lenticular brackets that hires, sells or sells tickets (【徵才】, 【團購】, 【售票】) opens a
-# notice, not a member's post.
-# A heading in lenticular brackets opens a notice more often than a member's post (【心得】 aside).
-_HEADING = re.compile(r"^\W{0,2}【")
-_NOTICE_HEADING = re.compile(r"^\W{0,2}【[^】]*(征|招募|招生|招商|售票|开卖|特价|优惠|特卖|预购|团购)[^】]*】")
+# A heading in lenticular brackets opens a notice more often than a member's post (【心得】 aside);
+# one that hires, sells or sells tickets (【徵才】, 【團購】, 【售票】) opens a notice, not a member's post.
+_HEADING_OPEN = r"^\W{0,2}【"
+_HEADING = re.compile(_HEADING_OPEN)
+_NOTICE_HEADING = re.compile(_HEADING_OPEN + r"[^】]*(征|招募|招生|招商|售票|开卖|特价|优惠|特卖|预购|团购)[^】]*】")
 _AD_SIGNAL_PATTERN = re.compile(_AD_SIGNAL_SHAPES)
 # A giveaway's entry steps joined by plus signs (按讚+留言, 追蹤+分享) are an ad on their own (folded).
 _GIVEAWAY = re.compile(r"(?:按赞|留言|追踪|分享|tag|标记)\s*[+＋]\s*(?:按赞|留言|追踪|分享|tag|标记|好友)")
@@ -301,7 +301,7 @@ def _ambiguous(expression: str) -> bool:
     or one English word (Ordinary, Marshall)."""
     if text.has_cjk(expression):
         return glosses.common_word(expression)
-    return " " not in expression and glosses.english_word(expression)
+    return glosses.one_english_word(expression)
 
 
 def _named_apart(named: list[tuple[int, int]], claimed: list[list[tuple[int, int]]]) -> bool:

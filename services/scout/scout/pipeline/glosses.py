@@ -123,3 +123,8 @@ def _vocabulary() -> marisa_trie.Trie:
 def english_word(word: str) -> bool:
     """Whether a Latin word is a word of the dictionary's English (crowd, jam), not only a name (Greg)."""
     return word in _vocabulary()
+
+
+def one_english_word(latin: str) -> bool:
+    """Whether a Latin name is one English word (Ordinary, Marshall): as often the word as the name."""
+    return " " not in latin and english_word(latin)

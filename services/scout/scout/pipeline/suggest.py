@@ -165,7 +165,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # Of two keywords, the first names the topic and the other what of it is asked (綜所稅 申報,
         # 養蜂 蜂農 收入): the first alone too, but not a name that is also a common word (石頭 of
         # 石頭 掃地機器人), nor keywords that describe the generic head after them (外包 後端 工程師).
-        narrower += [t for t in _first_keyword(keywords) if t not in narrower]
+        narrower += _first_keyword(keywords)
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
@@ -308,7 +308,7 @@ def _unmistakable(concept: _Concept) -> bool:
     """A name no dictionary knows, nor one English word (Olive Young, 祇園祭, 饒慶鈴; not AAA, 萬聖節)."""
     if text.has_cjk(concept.folded):
         return not text.dictionary_frequency(concept.folded)
-    return " " in concept.folded or not glosses.english_word(concept.folded)
+    return not glosses.one_english_word(concept.folded)
 
 
 def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
@@ -453,10 +453,10 @@ def _option(concept: _Concept, folded: str) -> bool:
 def _extra(piece: list[_Concept], folded: str) -> bool:
     """Whether a stretch is in a clause that says what else would do: it ends 也可以, 都可以, 也想看,
     也想知道 or 更好 (folded)."""
-    at = folded.find(piece[0].folded) if piece else -1
-    if at < 0:
+    span = _span(piece[0], folded) if piece else None
+    if span is None:
         return False
-    end = next(_CLAUSE.finditer(folded, at), None)
+    end = next(_CLAUSE.finditer(folded, span[0]), None)
     return folded[:end.start() if end else len(folded)].rstrip().endswith(_EXTRA_ENDINGS)
 
 
