@@ -52,6 +52,8 @@ _OPTION_MARKS = ("、", "或")
 _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
+# Marks that close a title or a quote (《我是遺物整理師》之後).
+_CLOSING = "》〉」』\"'）)"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
@@ -373,7 +375,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以):
         # the topic is what the rest asks about.
         per_piece = [p for p in per_piece if not _extra(p, folded)] or per_piece
-        marked = [text.fold(t) for t in quoted_titles([intent])]
+        marked = quoted_titles([intent])
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -464,8 +466,8 @@ def _occasion(piece: list[_Concept], folded: str) -> bool:
     """Whether the last thing a stretch names is followed by a word that makes it a time: 之後,
     以後, 之前, 以前 (folded), not by one and 的."""
     span = _span(piece[-1], folded) if piece else None
-    return span is not None and any(folded.startswith(word, span[1]) and not folded.startswith("的", span[1] + len(word))
-                                    for word in _OCCASION)
+    after = folded[span[1]:].lstrip(_CLOSING) if span else ""
+    return any(after.startswith(word) and not after.startswith("的", len(word)) for word in _OCCASION)
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

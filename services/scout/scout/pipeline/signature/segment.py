@@ -184,11 +184,14 @@ def chunks(raw: str) -> list[str]:
 
 # A title set in title marks (《解憂雜貨店》, 〈七里香〉) is one name, whatever words it is made of.
 _TITLE_MARKS = re.compile(r"[《〈]([^《》〈〉]+)[》〉]")
+# Marks at a title's ends (雷霆特攻隊*, 孤獨搖滾！), which posts naming it leave out.
+_TITLE_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 
 
 def quoted_titles(phrases: list[str] | tuple[str, ...]) -> list[str]:
-    """The folded titles the brief sets in title marks."""
-    return list(dict.fromkeys(text.fold(m.group(1)).strip() for p in phrases for m in _TITLE_MARKS.finditer(p)))
+    """The folded titles the brief sets in title marks, without marks at their ends."""
+    titles = (_TITLE_EDGES.sub("", text.fold(m.group(1))) for p in phrases for m in _TITLE_MARKS.finditer(p))
+    return list(dict.fromkeys(t for t in titles if t))
 
 
 def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
