@@ -458,6 +458,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
     "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
     "proposals: the clauses that ask first": ("scout.pipeline.suggest", "_in_asking_clause", lambda *_: False),
+    "proposals: names of the statements before the asking are the setting": ("scout.pipeline.suggest", "_past_setting",
+                                                                            lambda naming, *_: naming),
     "proposals: keywords giving names apart are about the first": ("scout.pipeline.suggest", "_one_keyword",
                                                                    lambda *_: True),
     "proposals: a first keyword of several words most specific": ("scout.pipeline.suggest", "_compound_first",

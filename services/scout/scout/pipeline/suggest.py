@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
@@ -54,6 +55,10 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
+# What points back at something named before (folded).
+_POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场)")
+# What joins two things a clause lists (folded).
+_AND = ("跟", "和")
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
@@ -384,6 +389,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
+        naming = _past_setting(naming, folded, given)
         # A name right before a person's, a title at most between them, is where the person works
         # or what they hold (農業部長陳駿季, 和碩童子賢): the person is the topic.
         people = [c for p in naming for c in p if is_personal(c.folded)]
@@ -468,6 +474,45 @@ def _occasion(piece: list[_Concept], folded: str) -> bool:
     span = _span(piece[-1], folded) if piece else None
     after = folded[span[1]:].lstrip(_CLOSING) if span else ""
     return any(after.startswith(word) and not after.startswith("的", len(word)) for word in _OCCASION)
+
+
+def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
+    """The named stretches less the names of the statements before the first clause that asks,
+    when that clause gives a name of its own: they are the setting (「最近在做ESG報告，想看大家怎麼
+    討論COP30」: COP30); not when a pointer comes back at them (「石崇良當上部長之後，大家覺得他…」),
+    nor when the name asked about is an aspect listed beside another (「…對結局跟Mark那條線的討論」)."""
+    ask = _first_asking_clause(folded)
+    earlier = [c for p in naming for c in p if 0 <= _clause_of(c, folded) < ask]
+    asked = [c for p in naming for c in p if given(c) and _clause_of(c, folded) == ask]
+    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _listed(asked[0], folded):
+        return naming
+    return [kept for p in naming if (kept := [c for c in p if _clause_of(c, folded) >= ask])]
+
+
+def _clause_of(concept: _Concept, folded: str) -> int:
+    """The index of the clause of the folded intent that first names a concept (-1 when none does)."""
+    span = _span(concept, folded)
+    return -1 if span is None else len(_CLAUSE.findall(folded, 0, span[0]))
+
+
+def _points_back(folded: str, earlier: _Concept, later: _Concept) -> bool:
+    """Whether a pronoun or a pointer (他, 她, 這部) comes between two concepts."""
+    start, end = _span(earlier, folded), _span(later, folded)
+    return bool(start and end and _POINTER.search(folded, start[1], end[0]))
+
+
+def _listed(concept: _Concept, folded: str) -> bool:
+    """Whether a concept is joined by 跟 or 和 to another: one of the aspects a clause lists
+    (結局跟Mark那條線, MyCareer跟線上模式)."""
+    span = _span(concept, folded)
+    return span is not None and (folded[:span[0]].endswith(_AND) or folded[span[1]:].startswith(_AND))
+
+
+def _first_asking_clause(folded: str) -> int:
+    """The index of the first clause of the folded intent that asks or wants (-1 when none does)."""
+    marks = [m.group(0) for m in _CLAUSE.finditer(folded)] + [""]
+    return next((i for i, (clause, mark) in enumerate(zip(_CLAUSE.split(folded), marks))
+                 if mark in ("?", "？") or any(word in clause for word in _WANTING)), -1)
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

@@ -118,8 +118,20 @@ def test_a_clause_of_what_else_would_do_is_no_topic() -> None:
 def test_what_is_named_before_zhihou_says_when() -> None:
     assert suggest("有沒有人在討論少子化之後補教業還好做嗎")[0] == "補教業"
     assert suggest("金曲獎之後就變成告五人的粉絲")[0] == "告五人"
+    assert suggest("看了《葬送的芙莉蓮》之後很好奇，想知道北海道的景點跟美食")[0] != "葬送的芙莉蓮"
     # 之後的 asks about something of it: it stays the topic.
     assert "北馬" in " ".join(suggest("想看台北馬拉松之後的恢復心得"))
+
+
+def test_names_in_statements_before_a_clause_that_asks_about_a_name_of_its_own_are_the_setting() -> None:
+    terms = suggest("最近在準備Python面試，想看大家怎麼討論Rust的生態系，新手好不好學")
+    assert terms[0] == "Rust" and not any("Python" in t for t in terms)
+    terms = suggest("上週看完《沙丘》又去看了奧本海默，想看大家聊Christopher Nolan的近況")
+    assert terms[0] == "Christopher Nolan" and not any("沙丘" in t or "奧本海默" in t for t in terms)
+    # A pointer back at the first name keeps it the topic (他), and so does an aspect the asking
+    # clause lists with common words (結局跟Mark).
+    assert suggest("Elon Musk買下推特之後，大家覺得他對Tesla的影響怎樣")[0].startswith("Elon Musk")
+    assert suggest("Severance第二季看完了，想看大家對結局跟Mark那條線的討論")[0].startswith("Severance")
 
 
 def test_what_a_request_names_again_and_again_is_its_topic_not_the_setting_it_gives_once() -> None:
@@ -279,6 +291,8 @@ def test_a_known_name_makes_the_core_before_a_word_the_dictionary_merely_lacks()
 
 def test_a_title_in_title_marks_is_proposed_whole() -> None:
     assert suggest("有人看過《喵的奇幻漂流》嗎？想看大家的心得")[0] == "喵的奇幻漂流"
+    # Marks at its ends are no part of the name, which comes before the other names given.
+    assert suggest("週末去看了迪士尼的《動物方城市2！》，想看大家的心得")[0] == "動物方城市2"
 
 
 def test_a_word_is_proposed_as_written_though_its_folded_form_is_the_taiwan_word() -> None:
