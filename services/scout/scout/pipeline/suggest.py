@@ -59,6 +59,8 @@ _CLOSING = "》〉」』\"'）)"
 _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场)")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
+# How a count of things begins (folded): 一, 兩, 幾, 第.
+_COUNTING = "一两几第"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
@@ -652,7 +654,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
             if not years:
                 # A year is no topic, nor one in a run with a name (TGA 2025, 2026經典賽), nor any
                 # other time, which only says when (十二月, 明年, 週末).
-                if is_year(unit) or (unit not in segmenter.words and _is_time(unit)):
+                if is_year(unit) or (unit not in segmenter.words and (_is_time(unit) or _is_count(unit))):
                     continue
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _unglued(unit)
@@ -666,6 +668,12 @@ def _is_time(unit: str) -> bool:
     """A word of the dictionary that says when (明年, 週末, 暑假: tagged t), a month (十二月), or a
     number of one or two digits, a day's or a month's (9/7)."""
     return text.dictionary_tag(unit) == "t" or bool(_MONTH.match(unit)) or unit.isdigit() and len(unit) <= 2
+
+
+def _is_count(unit: str) -> bool:
+    """One, a few or an ordinal with its measure word, as the dictionary files them (一台, 兩個,
+    幾集, 第一次): how many, not what; not other numerals, which are often names (九三, 二手)."""
+    return text.dictionary_tag(unit) == "m" and unit[0] in _COUNTING
 
 
 def _parts(unit: str) -> list[str] | None:

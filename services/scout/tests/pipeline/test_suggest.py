@@ -420,6 +420,11 @@ def test_a_year_is_left_out_unless_it_is_all_there_is() -> None:
     assert suggest("想找大家在討論2026經典賽中華隊的貼文")[0] == "經典賽 中華隊"
 
 
+def test_a_count_of_things_is_left_out_and_other_numerals_stay() -> None:
+    assert suggest("在考慮買第一台Gogoro通勤，想看車主心得")[0] == "Gogoro 通勤"
+    assert "二手" in suggest("想知道台北二手書店推薦")[0]
+
+
 def test_an_intent_of_framing_only_names_no_topic() -> None:
     with pytest.raises(NoTopicEvidence):
         suggest("請問 有沒有 推薦 心得")
