@@ -471,6 +471,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a name right before a person's says where the person works": ("scout.pipeline.suggest", "_affiliation",
                                                                            lambda *_: False),
     "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
+    "proposals: a keyword that reads as a person's name whole": ("scout.pipeline.suggest", "_in_characters",
+                                                                 lambda *_: []),
 }
 BLIND_SETS = sorted(EVAL_DIR.glob("natural_blind*.jsonl"))
 

@@ -86,7 +86,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
-    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded), *_beside_latin(intent)], titles)
+    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded), *_beside_latin(intent),
+                           *_in_characters(folded)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -250,6 +251,14 @@ def _lone_word(folded: str) -> list[str]:
     dictionary files it under a function class (乖乖, the snack, as an adverb)."""
     words = text.base_cut(folded.strip())
     return words if len(words) == 1 and words[0] not in framing_words() else []
+
+
+def _in_characters(folded: str) -> list[str]:
+    """A keyword the member set apart that reads as a person's name and that the tokenizer cuts
+    into single characters: the name, whole (劉在石, whose 在 is a function word elsewhere)."""
+    words = folded.split()
+    return [word for word in words if len(words) > 1 and is_personal(word)
+            and all(len(token) == 1 for token in text.base_cut(word))]
 
 
 def _beside_latin(intent: str) -> list[str]:

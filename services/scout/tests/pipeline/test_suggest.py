@@ -472,6 +472,11 @@ def test_a_surname_and_the_particle_zhi_begin_a_name() -> None:
     assert "林之晨" in suggest("想看林之晨最近的新書心得")[0]
 
 
+def test_a_keyword_that_reads_as_a_persons_name_cut_into_characters_is_whole() -> None:
+    # 在 is a function word elsewhere; set apart as a keyword, the three characters are a name.
+    assert suggest("劉在石 綜藝")[:2] == ["劉在石 綜藝", "劉在石"]
+
+
 def test_a_surname_the_dictionary_reads_as_a_word_begins_the_name_after_it() -> None:
     # 謝 (thank) and 黃 (yellow) are words elsewhere; before a given name of no common word they are surnames.
     assert suggest("謝金河 財經觀點 評價")[0] == "謝金河"
