@@ -800,9 +800,18 @@ def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
     return (is_place(concept.folded), not concept.entity, common)
 
 
+def _cities(concepts: list[_Concept]) -> list[_Concept]:
+    """The first city a request names (高雄 of 高雄 機車 駕訓班 考照), which the core keeps: posts that
+    say where are the ones the request wants. A country only says where (_is_country), and other
+    places after it are left to the other concepts (太魯閣 of 「0403花蓮大地震之後的重建，太魯閣…」)."""
+    return [c for c in concepts if is_place(c.folded) and not _is_country(c.folded)][:1]
+
+
 def _core(concepts: list[_Concept]) -> list[_Concept]:
-    """The most specific concepts, in the intent's order: names first, then the rarer words."""
+    """The most specific concepts, in the intent's order: the first city named, then names, then
+    the rarer words."""
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
-    kept = sorted(concepts, key=_specificity)[:MAX_CONCEPTS]
+    cities = _cities(concepts)
+    kept = sorted(concepts, key=lambda c: (not any(c is city for city in cities), _specificity(c)))[:MAX_CONCEPTS]
     return [c for c in concepts if any(c is k for k in kept)]

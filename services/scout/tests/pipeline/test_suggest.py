@@ -396,9 +396,13 @@ def test_a_multi_concept_phrase_is_split_into_its_concepts() -> None:
 def test_a_long_request_keeps_its_most_specific_concepts() -> None:
     core = suggest("想找台北適合帶長輩去的陶藝課，最好是週末有開的")[0]
     assert len(core.split()) <= MAX_CONCEPTS
-    # Places go first: a post about the thing seldom says where (花蓮, 太魯閣 beside the quake).
+    # Other places go first: a post about the thing seldom says where (太魯閣 beside the quake).
     core = suggest("想看大家怎麼討論0403花蓮大地震之後的重建，太魯閣什麼時候可以再去？")[0]
     assert "0403" in core and "地震" in core
+
+
+def test_a_long_request_keeps_the_first_city_it_names() -> None:
+    assert suggest("高雄 機車 駕訓班 考照")[0].startswith("高雄 ")
 
 
 def test_the_core_is_also_proposed_in_simplified_characters() -> None:
