@@ -495,7 +495,7 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
     ask = _first_asking_clause(folded)
     earlier = [c for p in naming for c in p if 0 <= _clause_of(c, folded) < ask]
     asked = [c for p in naming for c in p if given(c) and _clause_of(c, folded) == ask]
-    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _listed(asked[0], folded):
+    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _aspect(asked[0], folded):
         return naming
     return [kept for p in naming if (kept := [c for c in p if _clause_of(c, folded) >= ask])]
 
@@ -512,7 +512,7 @@ def _points_back(folded: str, earlier: _Concept, later: _Concept) -> bool:
     return bool(start and end and _POINTER.search(folded, start[1], end[0]))
 
 
-def _listed(concept: _Concept, folded: str) -> bool:
+def _aspect(concept: _Concept, folded: str) -> bool:
     """Whether a concept is joined by 跟 or 和 to another: one of the aspects a clause lists
     (結局跟Mark那條線, MyCareer跟線上模式)."""
     span = _span(concept, folded)
