@@ -353,9 +353,9 @@ def _before_generic_head(folded: str) -> str | None:
 def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
     """A Latin name of several words led by a maker (the longest run of its first words that the
     alias lexicon knows in other words: Google, ASUS, Kendrick Lamar) without it, when what is left
-    still names one thing: a word no English dictionary has, or a word with a number (Zenbook,
-    Pixel 10, GNX; not Ruby of JENNIE Ruby, nor 17 Pro of iPhone 17 Pro, a number that other
-    makers' models carry too)."""
+    still names one thing: a word no English dictionary has, a word with a number, or a name the
+    lexicon knows (Zenbook, Pixel 10, GNX, Lisa of BLACKPINK Lisa; not Ruby of JENNIE Ruby, nor 17
+    Pro of iPhone 17 Pro, a number that other makers' models carry too)."""
     if text.has_cjk(name):
         return None
     parts = name.split(" ")
@@ -365,7 +365,8 @@ def _without_maker(name: str, aliases: AliasLexicon) -> str | None:
         return None
     words = text.fold(rest).split()
     distinct = any(ch.isdigit() for ch in rest) and any(ch.isalpha() for ch in rest) or any(
-        len(word) >= 3 and word.isalpha() and not glosses.english_word(word) for word in words)
+        len(word) >= 3 and word.isalpha() and not glosses.english_word(word) for word in words) or bool(
+        aliases.others(text.fold(rest)))
     return rest if distinct else None
 
 

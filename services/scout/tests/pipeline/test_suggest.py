@@ -265,6 +265,9 @@ def test_a_product_is_also_searched_without_its_maker() -> None:
     assert "Zenbook" in suggest("ASUS Zenbook 值得買嗎")
     # The maker may be several words: the longest run of first words the lexicon knows.
     assert "Midnights" in suggest_terms("Taylor Swift Midnights 心得", AliasLexicon.parse("Taylor Swift | 泰勒絲"))
+    # And where what is left is a name the lexicon knows, though an English word too.
+    members = AliasLexicon.parse("BLACKPINK | 粉墨\nLisa | Lalisa | 麗莎")
+    assert "Lisa" in suggest_terms("BLACKPINK Lisa 近況", members)
     # Not where what is left names many things: a common word, or a bare number.
     assert "Ruby" not in suggest("JENNIE Ruby")
     assert "17 Pro" not in suggest("iPhone 17 Pro 的電池續航")
