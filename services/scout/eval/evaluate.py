@@ -462,6 +462,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: the clauses that ask first": ("scout.pipeline.suggest", "_in_asking_clause", lambda *_: False),
     "proposals: names of the statements before the asking are the setting": ("scout.pipeline.suggest", "_past_setting",
                                                                             lambda naming, *_: naming),
+    "proposals: the person a pronoun points back at": ("scout.pipeline.suggest", "_from_person",
+                                                       lambda naming, *_: naming),
     "proposals: keywords giving names apart are about the first": ("scout.pipeline.suggest", "_one_keyword",
                                                                    lambda *_: True),
     "proposals: a first keyword of several words most specific": ("scout.pipeline.suggest", "_compound_first",

@@ -57,6 +57,8 @@ _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "�
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
 _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场)")
+# A pronoun that points back at a person (folded).
+_PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
@@ -401,7 +403,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
-        naming = _past_setting(naming, folded, given)
+        naming = _from_person(_past_setting(naming, folded, given), folded, given)
         # A name right before a person's, a title at most between them, is where the person works
         # or what they hold (農業部長陳駿季, 和碩童子賢): the person is the topic.
         people = [c for p in naming for c in p if is_personal(c.folded)]
@@ -499,6 +501,22 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
     if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _aspect(asked[0], folded):
         return naming
     return [kept for p in naming if (kept := [c for c in p if _clause_of(c, folded) >= ask])]
+
+
+def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
+    """The named stretches from the person 他 or 她 refers back to: the last person's name before
+    the first of them, or the first of two joined by 跟 (「以前在日職就很關注吳念庭，他回台灣…」:
+    吳念庭, not 日職); the names before that person are the setting."""
+    pronoun = _PERSON_POINTER.search(folded)
+    people = [c for p in naming for c in p if given(c) and is_personal(c.folded)
+              and pronoun and (span := _span(c, folded)) and span[1] <= pronoun.start()]
+    if not people:
+        return naming
+    person = people[-1]
+    if len(people) > 1 and _aspect(person, folded):
+        person = people[-2]
+    start = _span(person, folded)[0]
+    return [kept for p in naming if (kept := [c for c in p if (span := _span(c, folded)) is None or span[0] >= start])]
 
 
 def _clause_of(concept: _Concept, folded: str) -> int:

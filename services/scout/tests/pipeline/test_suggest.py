@@ -134,6 +134,12 @@ def test_names_in_statements_before_a_clause_that_asks_about_a_name_of_its_own_a
     assert suggest("Severance第二季看完了，想看大家對結局跟Mark那條線的討論")[0].startswith("Severance")
 
 
+def test_the_person_a_pronoun_points_back_at_is_the_topic_and_the_names_before_the_setting() -> None:
+    assert suggest("以前在Netflix追劇就很喜歡許光漢，他最近拍了新片，想看大家的評價")[0] == "許光漢"
+    # 其他 is no pronoun.
+    assert suggest("Netflix新劇裡許光漢演得很好，想看其他人的心得")[0].startswith("Netflix")
+
+
 def test_what_a_request_names_again_and_again_is_its_topic_not_the_setting_it_gives_once() -> None:
     assert suggest("女兒高職畢業想去學美髮，想知道現在美髮設計師這行累不累，助理要熬幾年")[0] == "美髮"
     assert suggest("在考慮填營養系，想知道營養師畢業後的工作狀況，醫院跟診所差在哪")[0] == "營養"
