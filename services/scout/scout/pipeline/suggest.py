@@ -508,14 +508,15 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     the first of them, or the first of two joined by 跟 (「以前在日職就很關注吳念庭，他回台灣…」:
     吳念庭, not 日職); the names before that person are the setting."""
     pronoun = _PERSON_POINTER.search(folded)
-    people = [c for p in naming for c in p if given(c) and is_personal(c.folded)
-              and pronoun and (span := _span(c, folded)) and span[1] <= pronoun.start()]
+    if pronoun is None:
+        return naming
+    people = [(span[0], c) for p in naming for c in p
+              if given(c) and is_personal(c.folded) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
     if not people:
         return naming
-    person = people[-1]
+    start, person = people[-1]
     if len(people) > 1 and _aspect(person, folded):
-        person = people[-2]
-    start = _span(person, folded)[0]
+        start = people[-2][0]
     return [kept for p in naming if (kept := [c for c in p if (span := _span(c, folded)) is None or span[0] >= start])]
 
 
