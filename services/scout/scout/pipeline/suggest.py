@@ -616,7 +616,8 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
         if cue >= 0:
             head = clause.rfind("的")
             for after in (head, cue) if head > cue else (cue,):
-                asked = things(start + after, end, named=after == head)
+                # What is asked for may be a service the dictionary files as a verb (想找花蓮包車: 包車).
+                asked = things(start + after, end, named=after == head) or things(start + after, end, named=True)
                 if asked:
                     return asked[0]
             return None

@@ -156,6 +156,8 @@ def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> No
     assert set(suggest("請問台南有沒有半夜可以掛急診的動物醫院？")[0].split()) == {"台南", "動物醫院"}
     # After 的, what the dictionary files as a verb names the thing asked for.
     assert suggest("腰好痛，想找上班族在辦公室可以做的伸展")[0] == "伸展"
+    # So does it right after the asking, where nothing else does: a service (包車).
+    assert suggest("膝蓋不好不想騎車，想找台北包車")[0] == "台北 包車"
     # 推薦 after a thing (攤位推薦) and 有沒有人 ask for no thing: the thing named first stays the topic.
     assert not any("試喝" in term for term in suggest("今年南港的咖啡展有人去嗎？想看攤位推薦跟試喝心得"))
     assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
