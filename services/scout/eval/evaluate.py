@@ -442,7 +442,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: a time left out": ("scout.pipeline.suggest", "_is_time", lambda *_: False),
-    "proposals: the first city named kept in the core": ("scout.pipeline.suggest", "_cities", lambda *_: []),
+    "proposals: the first city named kept in the core": ("scout.pipeline.suggest", "_first_city", lambda *_: None),
     "proposals: a count of things left out": ("scout.pipeline.suggest", "_is_count", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: the first keyword alone": ("scout.pipeline.suggest", "_first_keyword", lambda *_: []),

@@ -495,12 +495,12 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
     when that clause gives a name of its own: they are the setting (「最近在做ESG報告，想看大家怎麼
     討論COP30」: COP30); not when a pointer comes back at them (「石崇良當上部長之後，大家覺得他…」),
     nor when the name asked about is an aspect listed beside another (「…對結局跟Mark那條線的討論」)."""
-    ask = _first_asking_clause(folded)
+    ask = next(iter(_asking_clauses(folded)), -1)
     earlier = [c for p in naming for c in p if 0 <= _clause_of(c, folded) < ask]
     asked = [c for p in naming for c in p if given(c) and _clause_of(c, folded) == ask]
     if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _aspect(asked[0], folded):
         return naming
-    return [kept for p in naming if (kept := [c for c in p if _clause_of(c, folded) >= ask])]
+    return _only(naming, lambda c: _clause_of(c, folded) >= ask)
 
 
 def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
@@ -517,7 +517,12 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     start, person = people[-1]
     if len(people) > 1 and _aspect(person, folded):
         start = people[-2][0]
-    return [kept for p in naming if (kept := [c for c in p if (span := _span(c, folded)) is None or span[0] >= start])]
+    return _only(naming, lambda c: (span := _span(c, folded)) is None or span[0] >= start)
+
+
+def _only(naming: list[list[_Concept]], keep: Callable[[_Concept], bool]) -> list[list[_Concept]]:
+    """The stretches with only the concepts kept, those left empty dropped."""
+    return [kept for p in naming if (kept := [c for c in p if keep(c)])]
 
 
 def _clause_of(concept: _Concept, folded: str) -> int:
@@ -539,23 +544,17 @@ def _aspect(concept: _Concept, folded: str) -> bool:
     return span is not None and (folded[:span[0]].endswith(_AND) or folded[span[1]:].startswith(_AND))
 
 
-def _first_asking_clause(folded: str) -> int:
-    """The index of the first clause of the folded intent that asks or wants (-1 when none does)."""
+def _asking_clauses(folded: str) -> list[int]:
+    """The indices of the clauses of the folded intent that ask or want: a question, or a clause
+    with a word of wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
     marks = [m.group(0) for m in _CLAUSE.finditer(folded)] + [""]
-    return next((i for i, (clause, mark) in enumerate(zip(_CLAUSE.split(folded), marks))
-                 if mark in ("?", "？") or any(word in clause for word in _WANTING)), -1)
+    return [i for i, (clause, mark) in enumerate(zip(_CLAUSE.split(folded), marks))
+            if mark in ("?", "？") or any(word in clause for word in _WANTING)]
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:
-    """Whether a stretch is in a clause that asks or wants: a question, or a clause with a word of
-    wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
-    at = folded.find(piece[0].folded) if piece else -1
-    if at < 0:
-        return False
-    start = max((m.end() for m in _CLAUSE.finditer(folded, 0, at)), default=0)
-    end_mark = next(_CLAUSE.finditer(folded, at), None)
-    clause = folded[start:end_mark.start() if end_mark else len(folded)]
-    return bool(end_mark and end_mark.group(0) in "?？") or any(word in clause for word in _WANTING)
+    """Whether a stretch is in a clause that asks or wants."""
+    return bool(piece) and _clause_of(piece[0], folded) in _asking_clauses(folded)
 
 
 def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> list[_Concept]:
@@ -821,11 +820,11 @@ def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
     return (is_place(concept.folded), not concept.entity, common)
 
 
-def _cities(concepts: list[_Concept]) -> list[_Concept]:
+def _first_city(concepts: list[_Concept]) -> _Concept | None:
     """The first city a request names (高雄 of 高雄 機車 駕訓班 考照), which the core keeps: posts that
     say where are the ones the request wants. A country only says where (_is_country), and other
     places after it are left to the other concepts (太魯閣 of 「0403花蓮大地震之後的重建，太魯閣…」)."""
-    return [c for c in concepts if is_place(c.folded) and not _is_country(c.folded)][:1]
+    return next((c for c in concepts if is_place(c.folded) and not _is_country(c.folded)), None)
 
 
 def _core(concepts: list[_Concept]) -> list[_Concept]:
@@ -833,6 +832,6 @@ def _core(concepts: list[_Concept]) -> list[_Concept]:
     the rarer words."""
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
-    cities = _cities(concepts)
-    kept = sorted(concepts, key=lambda c: (not any(c is city for city in cities), _specificity(c)))[:MAX_CONCEPTS]
+    city = _first_city(concepts)
+    kept = sorted(concepts, key=lambda c: (c is not city, _specificity(c)))[:MAX_CONCEPTS]
     return [c for c in concepts if any(c is k for k in kept)]
