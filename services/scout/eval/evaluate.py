@@ -434,6 +434,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: a name as often something else ranks lower": ("scout.pipeline.gate", "_ambiguous", lambda *_: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
+    "ranking: how a post is written": ("scout.pipeline.rank", "_shape", lambda *_: 0.0),
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),

@@ -2,7 +2,7 @@
 
 from scout.pipeline.aliases import AliasLexicon
 from scout.pipeline.gate import Gate
-from scout.pipeline.rank import RULES, RULES_BM25, RULES_POOL, Ranker
+from scout.pipeline.rank import RULES, RULES_BM25, RULES_POOL, Ranker, _shape
 from scout.pipeline.signature import build_signature
 
 POSTS = [
@@ -62,3 +62,28 @@ def test_pool_puts_a_post_in_another_sense_below_the_posts_about_the_topic():
 def test_pool_of_too_few_posts_keeps_the_rules():
     rules, relevance = ranked(RULES_POOL)
     assert relevance == rules
+
+
+def test_a_post_that_names_the_topic_first_is_shaped_above_one_that_mentions_it_in_passing():
+    topic = ("周杰倫",)
+    about = "周杰倫演唱會第二場，安可唱了晴天全場大合唱"
+    passing = "加班完去夜市吃麵，隔壁攤一直在放周杰倫"
+    assert _shape(about, topic) > _shape(passing, topic)
+    # Saying more counts too: the same opening with more to say is shaped higher.
+    assert _shape(about + "，舞台跟燈光都比上次華麗，下次還要再去", topic) > _shape(about, topic)
+
+
+JAY = [
+    "周杰倫演唱會第二場，安可唱了晴天全場大合唱，前排大家都哭了",
+    "周杰倫的演唱會這次舞台超華麗，晴天一出來全場大合唱",
+    "周杰倫演唱會搶票心得：排了四十分鐘，最後搶到看台區，晴天大合唱時整個起雞皮疙瘩",
+    "加班完去夜市吃麵，隔壁攤一直在放晴天，全場大合唱，原來是周杰倫演唱會的錄音",  # in passing
+]
+
+
+def test_pool_ranks_a_mention_in_passing_below_the_posts_about_the_topic():
+    rules, relevance = ranked(RULES_POOL, JAY, "周杰倫 演唱會", ("周杰倫 演唱會",))
+    assert set(relevance) == set(rules) == {0, 1, 2, 3}
+    assert rules[3] > min(rules[i] for i in (0, 1, 2))  # the rules alone put it above one of them
+    assert relevance[3] < min(relevance[i] for i in (0, 1, 2))
+    assert all(0 < value <= 1 for value in relevance.values())
