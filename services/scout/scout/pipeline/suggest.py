@@ -498,7 +498,10 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
     ask = next(iter(_asking_clauses(folded)), -1)
     earlier = [c for p in naming for c in p if 0 <= _clause_of(c, folded) < ask]
     asked = [c for p in naming for c in p if given(c) and _clause_of(c, folded) == ask]
-    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) or _aspect(asked[0], folded):
+    # A pointer comes back at the earlier names, unless at the one the asking clause gives again
+    # (「…超愛漢典…最近很常看到他，想看大家聊陳漢典」).
+    again = any(e.folded in asked[0].folded or asked[0].folded in e.folded for e in earlier) if asked else False
+    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) and not again or _aspect(asked[0], folded):
         return naming
     return _only(naming, lambda c: _clause_of(c, folded) >= ask)
 

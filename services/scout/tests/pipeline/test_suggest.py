@@ -578,3 +578,11 @@ def test_a_name_right_before_a_persons_is_where_the_person_works() -> None:
     assert suggest_terms("想看大家怎麼評價台積電董事長魏哲家最近的發言", lexicon)[0] == "魏哲家"
     # Apart, both are named.
     assert "台積電" in suggest_terms("台積電的股價跟魏哲家的發言，想看大家怎麼說", lexicon)[0]
+
+
+def test_a_pointer_back_at_the_name_the_asking_clause_gives_again_leaves_the_story_the_setting() -> None:
+    # 他 points back at 博恩, whom the asking clause names again in full: the story before it is the setting.
+    lexicon = AliasLexicon.parse("曾博恩 | 博恩 | Brian Tseng")
+    terms = suggest_terms("大學看脫口秀就超愛博恩那些段子，後來他跟Lulu合作也一直有在關注。最近好像很常看到他，"
+                          "想看大家聊曾博恩現在的節目", lexicon)
+    assert terms[0] == "曾博恩" and not any("Lulu" in t or "段子" in t for t in terms)
