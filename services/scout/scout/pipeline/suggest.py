@@ -493,17 +493,21 @@ def _occasion(piece: list[_Concept], folded: str) -> bool:
 def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
     """The named stretches less the names of the statements before the first clause that asks,
     when that clause gives a name of its own: they are the setting (「最近在做ESG報告，想看大家怎麼
-    討論COP30」: COP30); not when a pointer comes back at them (「石崇良當上部長之後，大家覺得他…」),
+    討論COP30」: COP30), less a name the asking clause gives again (「去年在河口湖看到富士山…。想看
+    今年爬過富士山的人分享」: 富士山); not when a pointer comes back at them (「石崇良當上部長之後，大家覺得他…」),
     nor when the name asked about is an aspect listed beside another (「…對結局跟Mark那條線的討論」)."""
     ask = next(iter(_asking_clauses(folded)), -1)
-    earlier = [c for p in naming for c in p if 0 <= _clause_of(c, folded) < ask]
-    asked = [c for p in naming for c in p if given(c) and _clause_of(c, folded) == ask]
+    named = [c for p in naming for c in p]
+    # A name the story gives and the asking clause gives again (富士山) is asked about.
+    in_ask = [c for c in named if ask in _clauses_naming(c, named, folded)]
+    earlier = [c for c in named if 0 <= _clause_of(c, folded) < ask and not any(c is a for a in in_ask)]
+    asked = [c for c in in_ask if given(c)]
     # A pointer comes back at the earlier names, unless at the one the asking clause gives again
     # (「…超愛漢典…最近很常看到他，想看大家聊陳漢典」).
     again = any(e.folded in asked[0].folded or asked[0].folded in e.folded for e in earlier) if asked else False
     if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) and not again or _aspect(asked[0], folded):
         return naming
-    return _only(naming, lambda c: _clause_of(c, folded) >= ask)
+    return _only(naming, lambda c: not any(c is e for e in earlier))
 
 
 def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
@@ -532,6 +536,15 @@ def _clause_of(concept: _Concept, folded: str) -> int:
     """The index of the clause of the folded intent that first names a concept (-1 when none does)."""
     span = _span(concept, folded)
     return -1 if span is None else len(_CLAUSE.findall(folded, 0, span[0]))
+
+
+def _clauses_naming(concept: _Concept, concepts: list[_Concept], folded: str) -> set[int]:
+    """The indices of the clauses of the folded intent that name a concept, not as part of a longer
+    one of `concepts` (漢典 of 陳漢典)."""
+    longer = [(m.start(), m.end()) for c in concepts if concept.folded in c.folded and c.folded != concept.folded
+              for m in re.finditer(re.escape(c.folded), folded)]
+    return {len(_CLAUSE.findall(folded, 0, m.start())) for m in re.finditer(re.escape(concept.folded), folded)
+            if not any(start <= m.start() and m.end() <= end for start, end in longer)}
 
 
 def _points_back(folded: str, earlier: _Concept, later: _Concept) -> bool:

@@ -586,3 +586,9 @@ def test_a_pointer_back_at_the_name_the_asking_clause_gives_again_leaves_the_sto
     terms = suggest_terms("大學看脫口秀就超愛博恩那些段子，後來他跟Lulu合作也一直有在關注。最近好像很常看到他，"
                           "想看大家聊曾博恩現在的節目", lexicon)
     assert terms[0] == "曾博恩" and not any("Lulu" in t or "段子" in t for t in terms)
+
+
+def test_a_name_the_story_gives_and_the_asking_clause_gives_again_is_the_topic() -> None:
+    lexicon = AliasLexicon.parse("林宥嘉 | Yoga Lin\n蕭敬騰 | 老蕭 | Jam Hsiao")
+    terms = suggest_terms("大學時看過一次林宥嘉的演唱會，後來也開始聽蕭敬騰的專輯。想看大家聊蕭敬騰最近的演唱會", lexicon)
+    assert terms[0].startswith("蕭敬騰") and not any("林宥嘉" in t or "Yoga" in t for t in terms)
