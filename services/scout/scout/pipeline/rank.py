@@ -35,12 +35,14 @@ POOL_MIN_POSTS = 3
 # How a post is written, beside the rules and the pool (`_shape`): what naming the topic at the very
 # start rather than at the end adds, and what each e-fold of length adds, up to a Threads post's
 # 500 characters. Their ratio was fitted to pairs of eligible posts of the dev sets (relevant over
-# not), their size to the pool's share.
+# not), their size to the pool's share. Length is counted in UTF-8 bytes: a Chinese character, three
+# of them, says about as much as the letters of a short English word, where counting characters
+# made an English post in another sense (The Bear for a bear) look three times as long.
 NAMED_EARLY_WEIGHT = 0.13
 LENGTH_WEIGHT = 0.19
-_LONGEST = 500
+_LONGEST_BYTES = 1500
 # What the shape adds at most, by which the ranked relevance is divided to stay within 0..1.
-_SHAPE_MAX = NAMED_EARLY_WEIGHT + LENGTH_WEIGHT * math.log(_LONGEST + 1)
+_SHAPE_MAX = NAMED_EARLY_WEIGHT + LENGTH_WEIGHT * math.log(_LONGEST_BYTES + 1)
 
 _WORD = re.compile(r"[\w\u3400-\u9fff]")
 
@@ -129,4 +131,4 @@ def _shape(folded: str, topic: tuple[str, ...]) -> float:
     passing, 「加班完去夜市吃麵，隔壁攤一直在放周杰倫」, comes late) and has more to say."""
     found = [folded.find(expression) for expression in topic if expression in folded]
     early = 1 - min(found) / len(folded) if found else 0.0
-    return NAMED_EARLY_WEIGHT * early + LENGTH_WEIGHT * math.log(min(len(folded), _LONGEST) + 1)
+    return NAMED_EARLY_WEIGHT * early + LENGTH_WEIGHT * math.log(min(len(folded.encode()), _LONGEST_BYTES) + 1)
