@@ -142,10 +142,11 @@ _NAVIGATION = [text.fold(w) for w in (
 # 搜尋", "X - 搜尋 • Threads", "Threads 搜尋 X 熱門 最新", "搜尋結果：X"), a tag page ("#X 的熱門貼文 ·
 # Threads", "Threads 上的 #X 熱門貼文"), a place's listing ("X · 地址 · 營業時間"), an encyclopedia's
 # entry ("X - 維基百科，自由的百科全書") or a brand's own site ("X 官方購物網站", "X - Official Site"). Page titles
-# separate their parts with a dot, a bullet or a bar.
+# separate their parts with a dot, a bullet, a bar or a dash of any length; a profile's title is a
+# name and its handle before a bullet, whatever follows ("X (@user) • 官方帳號").
 _PAGE_TITLE = re.compile(
-    r"\(@[\w.]+\)\s*(?:[•·]\s*threads|个人档案)|[-–•·|]\s*threads\s*(?:搜寻|search)"
-    r"|[-–•·|]\s*(?:搜寻|search)\s*[-–•·|]\s*threads|^\W*threads\s*(?:搜寻|search)\s"
+    r"\(@[\w.]+\)\s*(?:[•·]|个人档案)|[-–—•·|]\s*threads\s*(?:搜寻|search)"
+    r"|[-–—•·|]\s*(?:搜寻|search)\s*[-–—•·|]\s*threads|^\W*threads\s*(?:搜寻|search)\s"
     r"|^\W*(?:搜寻结果|search results)|搜寻结果\s*[:：•·|]"
     r"|threads\s*(?:上的\s*)?个人档案|个人档案\s*[•·|]"
     r"|热门(?:贴文|话题)\s*[•·|]\s*threads|threads\s*上的\s*#\S+\s*热门|[•·|]\s*贴文\s*[•·|]\s*回复"

@@ -115,6 +115,8 @@ def test_traditional_and_simplified_variants_match():
     ("鬼滅之刃 Kimetsu (@kny_official) • Threads, 暢所欲言", NOISE_NAVIGATION),
     ("鬼滅之刃 - Threads 搜尋結果", NOISE_NAVIGATION),
     ("鬼滅之刃 - Threads 搜尋", NOISE_NAVIGATION),
+    ("鬼滅之刃 — Threads 搜尋 ・ 熱門 最新", NOISE_NAVIGATION),
+    ("鬼滅之刃 快閃店 (@kny_popup_tw) • 官方帳號 ・ 營業時間與活動", NOISE_NAVIGATION),
     ("鬼滅之刃 演唱會門票 搖滾區 2張 原價+500 面交", NOISE_AD),
     ("鬼滅之刃 全套漫畫 二手 合售 可議", NOISE_AD),
     ("鬼滅之刃 快閃店一日遊 含接駁 每人 1500 報名中", NOISE_AD),
