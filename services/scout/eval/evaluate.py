@@ -441,6 +441,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
+    "proposals: a common word's plain other names alone": ("scout.pipeline.suggest", "_by_plain_name", lambda *_: False),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: a time left out": ("scout.pipeline.suggest", "_is_time", lambda *_: False),
     "proposals: the first city named kept in the core": ("scout.pipeline.suggest", "_first_city", lambda *_: None),

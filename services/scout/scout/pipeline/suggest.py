@@ -181,8 +181,9 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
+        alone = _by_plain_name(concepts[replace], name, titles)
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
-                        if i == replace or (c.folded in required and not _spelled_in(c, name)))
+                        if i == replace or (not alone and c.folded in required and not _spelled_in(c, name)))
 
     terms = list(dict.fromkeys(
         [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]))
@@ -316,6 +317,13 @@ def _common_name(concept: _Concept, marked: list[str]) -> bool:
     if text.has_cjk(folded):
         return glosses.common_word(folded) or is_common_word(folded)
     return _english_words(concept)
+
+
+def _by_plain_name(concept: _Concept, name: str, marked: list[str]) -> bool:
+    """Whether another name of a concept is searched alone: a name that is also a common word (繁花)
+    by its other names that are none (Blossoms Shanghai), which find the posts that write it without
+    the rest."""
+    return _common_name(concept, marked) and _unmistakable(_Concept(text.fold(name), True, [name]))
 
 
 def _english_words(concept: _Concept) -> bool:

@@ -208,6 +208,9 @@ def test_a_name_that_is_also_a_common_word_is_never_searched_alone() -> None:
     # A title in title marks is the member's own name for it: searched alone as any name (影后, a
     # common word too).
     assert "影后" in suggest("Netflix新劇《影后》有人看了嗎？")
+    # Its other names that are no common word are searched alone: they find the posts that write it
+    # without the rest.
+    assert "Roborock" in terms
 
 
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
