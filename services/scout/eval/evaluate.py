@@ -77,6 +77,7 @@ from scout.pipeline.identity import post_identity
 from scout.pipeline.scan import run_scan
 from scout.pipeline.sources import PAGE_LIMIT
 from scout.pipeline.sources.base import ANY_AGE, RawCandidate, SearchPage, SearchWindow
+from scout.pipeline.signature.segment import is_personal
 from scout.pipeline.sources.lexical import overlap, query_grams
 from scout.service import require_topic, suggested_terms
 
@@ -442,6 +443,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
     "proposals: a common word's plain other names alone": ("scout.pipeline.suggest", "_by_plain_name", lambda *_: False),
+    "proposals: a foreign name in characters is a person's": ("scout.pipeline.suggest", "_may_be_person",
+                                                              lambda concept, _: is_personal(concept.folded)),
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: a time left out": ("scout.pipeline.suggest", "_is_time", lambda *_: False),
     "proposals: the first city named kept in the core": ("scout.pipeline.suggest", "_first_city", lambda *_: None),

@@ -526,13 +526,23 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     if pronoun is None:
         return naming
     people = [(span[0], c) for p in naming for c in p
-              if given(c) and is_personal(c.folded) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
+              if given(c) and _may_be_person(c, folded) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
     if not people:
         return naming
     start, person = people[-1]
     if len(people) > 1 and _aspect(person, folded):
         start = people[-2][0]
     return _only(naming, lambda c: (span := _span(c, folded)) is None or span[0] >= start)
+
+
+def _may_be_person(concept: _Concept, folded: str) -> bool:
+    """A name that reads as a person's (is_personal), or one of three to five Chinese characters no
+    dictionary knows, not a place, a title in marks or a thing of a kind (運動部, 新北市): a foreign
+    person's name in characters (井上尚彌, 車銀優)."""
+    name = concept.folded
+    return is_personal(name) or (3 <= len(name) <= 5 and all(text.has_cjk(ch) for ch in name)
+                                 and not text.dictionary_frequency(name) and not is_place(name)
+                                 and name[-1] not in KIND_ENDINGS and name not in quoted_titles([folded]))
 
 
 def _only(naming: list[list[_Concept]], keep: Callable[[_Concept], bool]) -> list[list[_Concept]]:

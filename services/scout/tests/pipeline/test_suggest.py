@@ -140,6 +140,15 @@ def test_the_person_a_pronoun_points_back_at_is_the_topic_and_the_names_before_t
     assert suggest("Netflix新劇裡許光漢演得很好，想看其他人的心得")[0].startswith("Netflix")
 
 
+
+def test_a_foreign_name_in_characters_is_a_person_a_pronoun_points_back_at() -> None:
+    lexicon = AliasLexicon.parse("勇士隊 | 勇士 | Warriors\n錦織圭 | Kei Nishikori\n李洋 | Lee Yang\n運動部 | Ministry of Sports")
+    terms = suggest_terms("以前只看勇士隊的比賽，最近被朋友拉去看網球，才發現錦織圭打得很猛，想看大家聊他最近的比賽", lexicon)
+    assert terms[0] == "錦織圭" and not any("勇士" in t for t in terms)
+    # A thing of a kind (a ministry) is no person: 他 points back at the minister.
+    assert suggest_terms("李洋當上運動部長之後，大家覺得他的政策怎麼樣", lexicon)[0].startswith("李洋")
+
+
 def test_what_a_request_names_again_and_again_is_its_topic_not_the_setting_it_gives_once() -> None:
     assert suggest("女兒高職畢業想去學美髮，想知道現在美髮設計師這行累不累，助理要熬幾年")[0] == "美髮"
     assert suggest("在考慮填營養系，想知道營養師畢業後的工作狀況，醫院跟診所差在哪")[0] == "營養"

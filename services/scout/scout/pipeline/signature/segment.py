@@ -376,7 +376,7 @@ _SURNAMES = frozenset(text.fold(c) for c in (
 
 
 # Last characters that make a thing of a kind (an award, a shop, a lesson, a team), not a person's name.
-KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳")
+KIND_ENDINGS = frozenset(text.fold(c) for c in "獎店課班館節賽隊團社展場局站廳部市院會署處")
 
 
 def is_personal(expression: str) -> bool:
