@@ -35,9 +35,9 @@ POOL_MIN_POSTS = 3
 # How a post is written, beside the rules and the pool (`_shape`): what naming the topic at the very
 # start rather than at the end adds, and what each e-fold of length adds, up to a Threads post's
 # 500 characters. Their ratio was fitted to pairs of eligible posts of the dev sets (relevant over
-# not), their size to the pool's share. Length is counted in UTF-8 bytes: a Chinese character, three
-# of them, says about as much as the letters of a short English word, where counting characters
-# made an English post in another sense (The Bear for a bear) look three times as long.
+# not), their size to the pool's share. Length is counted in UTF-8 bytes, three to a Chinese
+# character, which says about as much as a short English word's letters: counted in characters, an
+# English post in another sense (The Bear for a bear) looked three times as long as a Chinese one.
 NAMED_EARLY_WEIGHT = 0.13
 LENGTH_WEIGHT = 0.19
 _LONGEST_BYTES = 1500
