@@ -439,7 +439,6 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
-    "proposals: a verb glued to a name": ("scout.pipeline.suggest", "_unglued", lambda unit: unit),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
     "proposals: a common word never alone": ("scout.pipeline.suggest", "_common_name", lambda *_: False),
     "proposals: a common word's plain other names alone": ("scout.pipeline.suggest", "_by_plain_name", lambda *_: False),
