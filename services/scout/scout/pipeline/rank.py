@@ -56,7 +56,7 @@ class Ranker:
     _documents: list[list[str]] = field(default_factory=list)
     # Per judged candidate, its words besides the topic's own (for RULES_POOL).
     _context: list[frozenset[str]] = field(default_factory=list)
-    # Per judged candidate, what its shape adds (for RULES_POOL).
+    # Per judged candidate, what its shape adds (for RULES_POOL; 0 for one the gate turned away).
     _shapes: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -82,7 +82,8 @@ class Ranker:
         """A judged candidate joins the corpus with the words the gate read; returns its number."""
         self._documents.append(self._words(verdict.tokens) if self.ranking == RULES_BM25 else [])
         self._context.append(self._context_words(verdict.tokens) if self.ranking == RULES_POOL else frozenset())
-        self._shapes.append(_shape("".join(verdict.tokens), self._topic) if self.ranking == RULES_POOL else 0.0)
+        self._shapes.append(_shape("".join(verdict.tokens), self._topic)
+                            if self.ranking == RULES_POOL and verdict.accepted else 0.0)
         return len(self._documents) - 1
 
     def relevance(self, rules: dict[int, float]) -> dict[int, float]:

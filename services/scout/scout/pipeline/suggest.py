@@ -513,7 +513,7 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
     # A pointer comes back at the earlier names, unless at the one the asking clause gives again
     # (「…超愛漢典…最近很常看到他，想看大家聊陳漢典」).
     again = any(e.folded in asked[0].folded or asked[0].folded in e.folded for e in earlier) if asked else False
-    if not earlier or not asked or _points_back(folded, earlier[-1], asked[0]) and not again or _aspect(asked[0], folded):
+    if not earlier or not asked or (_points_back(folded, earlier[-1], asked[0]) and not again) or _aspect(asked[0], folded):
         return naming
     return _only(naming, lambda c: not any(c is e for e in earlier))
 
@@ -525,8 +525,9 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     pronoun = _PERSON_POINTER.search(folded)
     if pronoun is None:
         return naming
+    titled = frozenset(quoted_titles([folded]))
     people = [(span[0], c) for p in naming for c in p
-              if given(c) and _may_be_person(c, folded) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
+              if given(c) and _may_be_person(c, titled) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
     if not people:
         return naming
     start, person = people[-1]
@@ -535,14 +536,14 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     return _only(naming, lambda c: (span := _span(c, folded)) is None or span[0] >= start)
 
 
-def _may_be_person(concept: _Concept, folded: str) -> bool:
-    """A name that reads as a person's (is_personal), or one of three to five Chinese characters no
-    dictionary knows, not a place, a title in marks or a thing of a kind (運動部, 新北市): a foreign
-    person's name in characters (井上尚彌, 車銀優)."""
+def _may_be_person(concept: _Concept, titled: frozenset[str]) -> bool:
+    """A given name (no place) that reads as a person's (is_personal), or one of three to five
+    Chinese characters no dictionary knows, not a title in marks (`titled`, folded) nor a thing of a
+    kind (運動部, 新北市): a foreign person's name in characters (井上尚彌, 車銀優)."""
     name = concept.folded
     return is_personal(name) or (3 <= len(name) <= 5 and all(text.has_cjk(ch) for ch in name)
-                                 and not text.dictionary_frequency(name) and not is_place(name)
-                                 and name[-1] not in KIND_ENDINGS and name not in quoted_titles([folded]))
+                                 and not text.dictionary_frequency(name) and name[-1] not in KIND_ENDINGS
+                                 and name not in titled)
 
 
 def _only(naming: list[list[_Concept]], keep: Callable[[_Concept], bool]) -> list[list[_Concept]]:
