@@ -53,10 +53,17 @@ _OPTION_MARKS = ("、", "或")
 _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
+# A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
+_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|略过|不看|不考虑|别推|免)[了啦喔吧]?$|^(?:但|可是|而且)?(?:不要|不想看|别推)")
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
 _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场)")
+# What points back at a thing or a person told before (folded); not 這個, which a question also
+# puts after what it names (網咖這個產業).
+_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场)")
+# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
+_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)")
 # What joins two things a clause lists (folded).
@@ -399,13 +406,16 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
         timed = [p[:-1] if _occasion(p, folded) else p for p in per_piece]
         per_piece = [p for p in timed if p] or per_piece
-        # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以):
-        # the topic is what the rest asks about.
-        per_piece = [p for p in per_piece if not _extra(p, folded)] or per_piece
+        # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以), and one
+        # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
+        # the rest asks about.
+        per_piece = [p for p in per_piece if not _aside(p, folded)] or per_piece
         marked = quoted_titles([intent])
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
+
+        per_piece = _past_story(per_piece, folded, given)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
@@ -480,14 +490,60 @@ def _option(concept: _Concept, folded: str) -> bool:
                                  or span[0] > 0 and folded[span[0] - 1] in _OPTION_MARKS)
 
 
-def _extra(piece: list[_Concept], folded: str) -> bool:
-    """Whether a stretch is in a clause that says what else would do: it ends 也可以, 都可以, 也想看,
-    也想知道 or 更好 (folded)."""
+def _aside(piece: list[_Concept], folded: str) -> bool:
+    """Whether a stretch is first named in a clause that says what else would do (it ends 也可以,
+    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…); folded."""
     span = _span(piece[0], folded) if piece else None
-    if span is None:
-        return False
-    end = next(_CLAUSE.finditer(folded, span[0]), None)
-    return folded[:end.start() if end else len(folded)].rstrip().endswith(_EXTRA_ENDINGS)
+    clause = _clause_at(folded, span[0]).strip() if span else ""
+    return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
+
+
+def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
+    """The stretches less the story told before the first clause that asks to read (想看, 想了解),
+    when that clause names again a thing the story told, or a part of it, and no pronoun points
+    back: the story's other things are the setting (「高中都在網咖打天堂跟CS…想了解台灣網咖這個
+    產業」: 網咖, not CS; 「叔叔在台中開中藥行…想看現在中藥行老闆分享」: not 台中). Not when the story
+    gives a name as often as the question names that thing (VICTOR beside 球拍)."""
+    clauses = _CLAUSE.split(folded)
+    ask = next((i for i, clause in enumerate(clauses) if _READING.search(clause)), -1)
+    if ask <= 0 or _BACK.search("，".join(clauses[ask:])):
+        return per_piece
+    at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in _starts(per_piece, folded)]
+    story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < ask for c in p]
+    things = [s for s in story if not is_place(s.folded)]
+    same = [s for s in things for p, i in zip(per_piece, at_clause) if i == ask for c in p
+            if not is_place(c.folded) and not _verb(c.folded) and _same_word(c.folded, s.folded)]
+    if not same or any(given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
+                       for s in things if not any(s is a for a in same)):
+        return per_piece
+    return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
+
+
+def _same_word(asked: str, told: str) -> bool:
+    """Whether the question names again a thing the story told: as a part of the story's name (念庭
+    of 吳念庭, 金唱片 of 金唱片獎), or the story's word beginning its own (營養 of 營養師)."""
+    return asked in told or len(told) > 1 and asked.startswith(told)
+
+
+def _starts(per_piece: list[list[_Concept]], folded: str) -> list[int]:
+    """Where in the folded intent each stretch begins, read in order (-1 for one not found)."""
+    starts: list[int] = []
+    position = 0
+    for piece in per_piece:
+        found = folded.find(piece[0].folded, position) if piece else -1
+        starts.append(found)
+        if found >= 0:
+            position = found + len(piece[0].folded)
+    return starts
+
+
+def _clause_at(folded: str, at: int) -> str:
+    """The clause of the folded intent that holds a position ("" for -1)."""
+    if at < 0:
+        return ""
+    start = max((m.end() for m in _CLAUSE.finditer(folded, 0, at)), default=0)
+    end = next(_CLAUSE.finditer(folded, at), None)
+    return folded[start:end.start() if end else len(folded)]
 
 
 def _occasion(piece: list[_Concept], folded: str) -> bool:
@@ -624,13 +680,7 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
     """The stretch naming what a request without a name asks for: in the first clause that asks
     (想找, 推薦, 有沒有), what follows its last 的 (可以帶狗的民宿: 民宿), else what follows the
     asking (想找 產後護理之家), not the setting around it (快生了, 去大巨蛋看球之前)."""
-    at: list[tuple[int, list[_Concept]]] = []
-    position = 0
-    for piece in per_piece:
-        found = folded.find(piece[0].folded, position) if piece else -1
-        if found >= 0:
-            at.append((found, piece))
-            position = found + len(piece[0].folded)
+    at = [(found, piece) for found, piece in zip(_starts(per_piece, folded), per_piece) if found >= 0]
     def things(begin: int, end: int, named: bool = False) -> list[list[_Concept]]:
         """The stretches naming a thing; after 的 a verb names one too (可以做的伸展: 伸展)."""
         return [p for found, p in at if begin <= found < end

@@ -115,6 +115,26 @@ def test_a_clause_of_what_else_would_do_is_no_topic() -> None:
     assert all("那陣子" not in t for t in suggest("告五人開演唱會那陣子大家都在聊，想看心得"))
 
 
+def test_a_clause_of_what_the_member_does_not_want_is_no_topic() -> None:
+    terms = suggest("公司搬到台中以後常跟同事吃火鍋，想看大家推薦台中好吃的火鍋，跟告五人聯名的那間就不用")
+    assert "火鍋" in terms[0] and not any("告五人" in t or "Accusefive" in t for t in terms)
+    terms = suggest("最近常去台北的咖啡廳，想看大家推薦台北安靜的咖啡廳，有 Netflix 可以看的就不用了")
+    assert "咖啡廳" in terms[0] and not any("Netflix" in t or "網飛" in t for t in terms)
+    assert not any("不用" in t for t in suggest("想了解台灣彩券行這個產業的現況，明牌推薦就不用"))
+    # 要不要 asks whether; it leaves nothing out.
+    assert suggest("告五人演唱會要不要去")[0].startswith("告五人")
+
+
+def test_a_story_told_before_the_question_is_its_setting() -> None:
+    terms = suggest("家裡在屏東種芒果，爸爸年紀大了，想看現在芒果農分享一年的收入")
+    assert terms[0] == "芒果" and not any("屏東" in t for t in terms)
+    # A pronoun pointing back keeps the story: the person it points at is the topic.
+    assert suggest("小時候常看戴資穎打球，後來出國就沒追了，想看大家聊她最近的比賽")[0] == "戴資穎"
+    # A name the story gives as often as the question names its thing again is what is asked about.
+    terms = suggest("國中開始打羽球，球拍一直都是用 VICTOR，最近想換一支，在 VICTOR 跟 YONEX 之間猶豫。想看大家用球拍的心得")
+    assert "VICTOR" in terms
+
+
 def test_what_is_named_before_zhihou_says_when() -> None:
     assert suggest("有沒有人在討論少子化之後補教業還好做嗎")[0] == "補教業"
     assert suggest("金曲獎之後就變成告五人的粉絲")[0] == "告五人"
