@@ -500,29 +500,34 @@ def _aside(piece: list[_Concept], folded: str) -> bool:
 
 def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
     """The stretches less the story told before the first clause that asks to read (想看, 想了解),
-    when that clause names again a thing the story told, or a part of it, and no pronoun points
-    back: the story's other things are the setting (「高中都在網咖打天堂跟CS…想了解台灣網咖這個
-    產業」: 網咖, not CS; 「叔叔在台中開中藥行…想看現在中藥行老闆分享」: not 台中). Not when the story
-    gives a name as often as the question names that thing (VICTOR beside 球拍)."""
+    when that clause names again a thing the story told, or a part of it, and no pronoun before
+    it points back: the story's other things are the setting (「高中都在網咖打天堂跟CS…想了解台灣網咖
+    這個產業」: 網咖, not CS; 「叔叔在台中開中藥行…想看現在中藥行老闆分享」: not 台中). Not when the
+    story gives a name as often as the question names that thing (VICTOR beside 球拍)."""
     clauses = _CLAUSE.split(folded)
     ask = next((i for i, clause in enumerate(clauses) if _READING.search(clause)), -1)
-    if ask <= 0 or _BACK.search("，".join(clauses[ask:])):
+    if ask <= 0:
         return per_piece
-    at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in _starts(per_piece, folded)]
+    starts = _starts(per_piece, folded)
+    at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in starts]
     story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < ask for c in p]
     things = [s for s in story if not is_place(s.folded)]
-    same = [s for s in things for p, i in zip(per_piece, at_clause) if i == ask for c in p
-            if not is_place(c.folded) and not _verb(c.folded) and _same_word(c.folded, s.folded)]
-    if not same or any(given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
-                       for s in things if not any(s is a for a in same)):
+    asked = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p
+             if not is_place(c.folded) and not _verb(c.folded)]
+    same = [s for s in things for _, c in asked if _same_word(c.folded, s.folded)]
+    named_at = min((at for at, c in asked if any(_same_word(c.folded, s.folded) for s in same)), default=-1)
+    pointer = _BACK.search(folded, len("，".join(clauses[:ask])))
+    if not same or pointer and pointer.start() < named_at or any(
+            given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
+            for s in things if not any(s is a for a in same)):
         return per_piece
     return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
 
 
 def _same_word(asked: str, told: str) -> bool:
     """Whether the question names again a thing the story told: as a part of the story's name (念庭
-    of 吳念庭, 金唱片 of 金唱片獎), or the story's word beginning its own (營養 of 營養師)."""
-    return asked in told or len(told) > 1 and asked.startswith(told)
+    of 吳念庭, 金唱片 of 金唱片獎), or the story's word inside its own (營養 of 營養師, 沛慈 of 曾沛慈)."""
+    return asked in told or len(told) > 1 and told in asked
 
 
 def _starts(per_piece: list[list[_Concept]], folded: str) -> list[int]:

@@ -128,6 +128,9 @@ def test_a_clause_of_what_the_member_does_not_want_is_no_topic() -> None:
 def test_a_story_told_before_the_question_is_its_setting() -> None:
     terms = suggest("家裡在屏東種芒果，爸爸年紀大了，想看現在芒果農分享一年的收入")
     assert terms[0] == "芒果" and not any("屏東" in t for t in terms)
+    # The question may name in full what the story named in short.
+    terms = suggest("從選秀節目就開始支持佳穎，後來她去演舞台劇我也都有去看，上個月在 KKBOX 又聽到她的舊歌。想看大家最近對林佳穎的討論")
+    assert "佳穎" in terms[0] and not any("KKBOX" in t for t in terms)
     # A pronoun pointing back keeps the story: the person it points at is the topic.
     assert suggest("小時候常看戴資穎打球，後來出國就沒追了，想看大家聊她最近的比賽")[0] == "戴資穎"
     # A name the story gives as often as the question names its thing again is what is asked about.
