@@ -192,13 +192,20 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
                         if i == replace or (not alone and c.folded in required and not _spelled_in(c, name)))
 
-    terms = list(dict.fromkeys(
-        [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]))
+    # A word a term repeats (感恩節 named in three clauses) is written once.
+    core = _once(core)
+    terms = list(dict.fromkeys(_once(term) for term in
+                               [core, *narrower, *(written(i, name) for i, concept in enumerate(concepts) for name in concept.names[1:])]))
     simplified = text.simplified(core)
     if simplified == core:
         return terms[:MAX_TERMS]
     # The core in Simplified characters keeps its place however many other names come before it.
     return [t for t in terms if t != simplified][:MAX_TERMS - 1] + [simplified]
+
+
+def _once(term: str) -> str:
+    """A term with each word once."""
+    return " ".join(dict.fromkeys(term.split()))
 
 
 def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:

@@ -125,6 +125,12 @@ def test_a_clause_of_what_the_member_does_not_want_is_no_topic() -> None:
     assert suggest("告五人演唱會要不要去")[0].startswith("告五人")
 
 
+def test_a_term_writes_each_word_once() -> None:
+    terms = suggest("今年暑假想去蘭嶼浮潛看海龜，想看大家推薦蘭嶼適合新手的浮潛點")
+    assert terms[0] == "蘭嶼 浮潛點"
+    assert all(len(term.split()) == len(set(term.split())) for term in terms)
+
+
 def test_a_story_told_before_the_question_is_its_setting() -> None:
     terms = suggest("家裡在屏東種芒果，爸爸年紀大了，想看現在芒果農分享一年的收入")
     assert terms[0] == "芒果" and not any("屏東" in t for t in terms)
