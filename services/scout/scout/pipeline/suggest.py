@@ -523,7 +523,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
              if not is_place(c.folded) and not _verb(c.folded)]
     same = [s for s in things for _, c in asked if _same_word(c.folded, s.folded)]
     named_at = min((at for at, c in asked if any(_same_word(c.folded, s.folded) for s in same)), default=-1)
-    pointer = _BACK.search(folded, len("，".join(clauses[:ask])))
+    pointer = _BACK.search(folded, sum(len(clause) + 1 for clause in clauses[:ask]))  # in the question
     if not same or pointer and pointer.start() < named_at or any(
             given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
             for s in things if not any(s is a for a in same)):
