@@ -521,8 +521,10 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     things = [s for s in story if not is_place(s.folded)]
     asked = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p
              if not is_place(c.folded) and not _verb(c.folded)]
-    same = [s for s in things for _, c in asked if _same_word(c.folded, s.folded)]
-    named_at = min((at for at, c in asked if any(_same_word(c.folded, s.folded) for s in same)), default=-1)
+    # Each story thing the question names again, with where the question names it.
+    again = [(at, s) for s in things for at, c in asked if _same_word(c.folded, s.folded)]
+    same = [s for _, s in again]
+    named_at = min((at for at, _ in again), default=-1)
     pointer = _BACK.search(folded, sum(len(clause) + 1 for clause in clauses[:ask]))  # in the question
     if not same or pointer and pointer.start() < named_at or any(
             given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
