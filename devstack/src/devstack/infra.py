@@ -9,6 +9,7 @@ one streaming replica (devstack.replication), and `Infra.env()` names the replic
 from __future__ import annotations
 
 import os
+import random
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,10 +47,34 @@ class Infra:
         return env
 
 
+# Ports are handed out below the range the kernel takes outgoing connections' ports from, so no
+# client connection can take one between the pick and the server's bind, and never twice.
+_LOWEST_PORT = 20000
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    below = _outgoing_ports_start()
+    while True:
+        port = random.randrange(_LOWEST_PORT, below) if below > _LOWEST_PORT + 1000 else 0
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            port = s.getsockname()[1]
+        _handed_out.add(port)
+        return port
+
+
+def _outgoing_ports_start() -> int:
+    """The first port of the kernel's range for outgoing connections (Linux's, else 49152)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 49152
 
 
 def libpq_url(sqlalchemy_url: str) -> str:
