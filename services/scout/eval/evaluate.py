@@ -468,7 +468,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                             lambda naming, *_: naming),
     "proposals: the story before the question is the setting": ("scout.pipeline.suggest", "_past_story",
                                                                  lambda per_piece, *_: per_piece),
-    "proposals: the person a pronoun points back at": ("scout.pipeline.suggest", "_from_person",
+    "proposals: what a pronoun or a pointer points back at": ("scout.pipeline.suggest", "_from_person",
                                                        lambda naming, *_: naming),
     "proposals: keywords giving names apart are about the first": ("scout.pipeline.suggest", "_one_keyword",
                                                                    lambda *_: True),

@@ -65,7 +65,7 @@ _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
-_PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)")
+_PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
@@ -366,10 +366,13 @@ def _before_generic_head(folded: str) -> str | None:
     府保母), not a place (台北 of 台北車站) nor a person's name (李崇 of 李崇建)."""
     if not text.has_cjk(folded) or text.dictionary_frequency(folded) or is_personal(folded):
         return None
-    for cut in range(2, len(folded)):
+    # Cut between the tokenizer's words only: 賽 ends 錦標賽, it does not follow 世界田徑錦標.
+    cuts = list(itertools.accumulate(len(word) for word in text.base_cut(folded)))[:-1]
+    for cut in (c for c in cuts if c >= 2):
         thing, head = folded[:cut], folded[cut:]
-        if text.dictionary_frequency(head) and (len(head) > 1 or head in KIND_ENDINGS) \
-                and is_generic_head(head, thing) and not is_place(thing):
+        if text.dictionary_frequency(head) and not is_place(thing) and (
+                (len(head) > 1 or head in KIND_ENDINGS) and is_generic_head(head, thing)
+                or len(head) > 1 and head[-1] in KIND_ENDINGS):
             return thing
     return None
 
@@ -508,9 +511,10 @@ def _aside(piece: list[_Concept], folded: str) -> bool:
 def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
     """The stretches less the story told before the first clause that asks to read (想看, 想了解),
     when that clause names again a thing the story told, or a part of it, and no pronoun before
-    it points back: the story's other things are the setting (「高中都在網咖打天堂跟CS…想了解台灣網咖
-    這個產業」: 網咖, not CS; 「叔叔在台中開中藥行…想看現在中藥行老闆分享」: not 台中). Not when the
-    story gives a name as often as the question names that thing (VICTOR beside 球拍)."""
+    it points back: the story's other things are the setting (「在外商做了十年 HR，最近常被問要不要
+    轉去做獵頭…想看現職獵頭顧問分享」: 獵頭, not HR; 「家裡三代在迪化街開中藥行…想看現在中藥行
+    老闆分享」: not 迪化街). Not when the story gives a name as often as the question names that
+    thing (VICTOR beside 球拍)."""
     clauses = _CLAUSE.split(folded)
     ask = next((i for i, clause in enumerate(clauses) if _READING.search(clause)), -1)
     if ask <= 0:
@@ -589,20 +593,27 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
 
 
 def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
-    """The named stretches from the person 他 or 她 refers back to: the last person's name before
-    the first of them, or the first of two joined by 跟 (「以前在日職就很關注吳念庭，他回台灣…」:
-    吳念庭, not 日職); the names before that person are the setting."""
-    pronoun = _PERSON_POINTER.search(folded)
-    if pronoun is None:
+    """The named stretches from what the first pointer refers back to: 他, 她 or 這位 to the last
+    person's name before it, or the first of two joined by 跟, and the names after that person
+    (「以前在日職就很關注吳念庭，他回台灣…」: 吳念庭, not 日職); 這部, 這本, 這款 to the last title
+    in title marks before it, and the names after the pointer (「看完《九龍城寨之圍城》…朋友又推我看
+    《九龍大眾浪漫》，想看大家對這部的心得」: 九龍大眾浪漫; 「補完《幕府將軍》，真田廣之真的太帥…
+    對這部影集的心得」: 幕府將軍). The other names before it are the setting."""
+    pointer = _BACK.search(folded)
+    if pointer is None:
         return naming
     titled = frozenset(quoted_titles([folded]))
-    people = [(span[0], c) for p in naming for c in p
-              if given(c) and _may_be_person(c, titled) and (span := _span(c, folded)) and span[1] <= pronoun.start()]
-    if not people:
+    to_person = _PERSON_POINTER.fullmatch(pointer.group(0)) is not None
+    named = [(span[0], c) for p in naming for c in p
+             if given(c) and (_may_be_person(c, titled) if to_person else c.folded in titled)
+             and (span := _span(c, folded)) and span[1] <= pointer.start()]
+    if not named:
         return naming
-    start, person = people[-1]
-    if len(people) > 1 and _aspect(person, folded):
-        start = people[-2][0]
+    start, referent = named[-1]
+    if not to_person:
+        return _only(naming, lambda c: c is referent or (span := _span(c, folded)) is None or span[0] >= pointer.start())
+    if len(named) > 1 and _aspect(referent, folded):
+        start = named[-2][0]
     return _only(naming, lambda c: (span := _span(c, folded)) is None or span[0] >= start)
 
 

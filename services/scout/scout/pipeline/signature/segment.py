@@ -85,8 +85,11 @@ def is_common_word(word: str) -> bool:
 def bears_title(word: str) -> bool:
     """Whether a title after this word says who a person is (江振誠主廚, Andre 主廚) rather than
     what kind of one (健身教練, 外科醫師: after a common word the title names a trade), nor which
-    one (哪間醫生, 這位老師: a pronoun and a measure word point at someone unnamed)."""
-    return not is_common_word(word) and not (len(word) == 2 and text.dictionary_tag(word[0]) == "r")
+    one (哪間醫生, 這位老師: a pronoun and a measure word point at someone unnamed), nor where (台大
+    醫師, 中文教練: a word the dictionary knows well, not as a person's name, names no one)."""
+    known = len(word) >= 2 and text.dictionary_frequency(word) >= NAME_MAX_FREQUENCY \
+        and not (text.dictionary_tag(word) or "").startswith("nr")
+    return not known and not (len(word) == 2 and text.dictionary_tag(word[0]) == "r")
 
 
 _ARTICLES = frozenset(("the", "a", "an"))
