@@ -54,15 +54,17 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
-_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|略过|不看|不考虑|别推|免)[了啦喔吧]?$|^(?:但|可是|而且)?(?:不要|不想看|别推)")
+_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免)[了啦喔吧]?$|^(?:但|可是|而且)?(?:不要|不想看|别推)")
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
-_POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场)")
+_POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场|件)")
 # What points back at a thing or a person told before (folded); not 這個, which a question also
 # puts after what it names (網咖這個產業).
-_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场)")
+_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件)")
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
+# The end of a sentence that tells, not asks (folded).
+_STORY_END = re.compile(r"[。！!]")
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
@@ -425,7 +427,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
-        per_piece = _past_story(per_piece, folded, given)
+        per_piece = _past_story(per_piece, folded, given, aliases)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
@@ -504,37 +506,83 @@ def _aside(piece: list[_Concept], folded: str) -> bool:
     """Whether a stretch is first named in a clause that says what else would do (it ends 也可以,
     都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…); folded."""
     span = _span(piece[0], folded) if piece else None
-    clause = _clause_at(folded, span[0]).strip() if span else ""
+    return span is not None and _aside_clause(_clause_at(folded, span[0]))
+
+
+def _aside_clause(clause: str) -> bool:
+    """Whether a clause (folded) says what else would do or what the member does not want."""
+    clause = clause.strip()
     return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
 
 
-def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
+def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool],
+                aliases: AliasLexicon) -> list[list[_Concept]]:
     """The stretches less the story told before the first clause that asks to read (想看, 想了解),
-    when that clause names again a thing the story told, or a part of it, and no pronoun before
-    it points back: the story's other things are the setting (「在外商做了十年 HR，最近常被問要不要
-    轉去做獵頭…想看現職獵頭顧問分享」: 獵頭, not HR; 「家裡三代在迪化街開中藥行…想看現在中藥行
-    老闆分享」: not 迪化街). Not when the story gives a name as often as the question names that
-    thing (VICTOR beside 球拍)."""
+    when that clause names again a thing the story told, or a part of it, or by another name, and no
+    pronoun before it points back: the story's other things are the setting (「在外商做了十年 HR，
+    最近常被問要不要轉去做獵頭…想看現職獵頭顧問分享」: 獵頭, not HR; 「家裡三代在迪化街開中藥行…想看
+    現在中藥行老闆分享」: not 迪化街). Not when the story gives a name as often as the question names
+    that thing (VICTOR beside 球拍). A story told in sentences of their own, then a question that
+    names things of its own, the story's names nowhere after it: the question's names, and where,
+    are the topic (「…以前都在宿舍看鄧肯…。想看大家對溫班亞瑪的討論」: 溫班亞瑪)."""
     clauses = _CLAUSE.split(folded)
-    ask = next((i for i, clause in enumerate(clauses) if _READING.search(clause)), -1)
+    ask = _question(folded)
     if ask <= 0:
         return per_piece
     starts = _starts(per_piece, folded)
     at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in starts]
     story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < ask for c in p]
     things = [s for s in story if not is_place(s.folded)]
-    asked = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p
-             if not is_place(c.folded) and not _verb(c.folded)]
+    in_question = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p]
+    asked = [(at, c) for at, c in in_question if not is_place(c.folded) and not _verb(c.folded)]
+    question = sum(len(clause) + 1 for clause in clauses[:ask])
+    # A pronoun or a pointer in the question's sentence points back at the story.
+    sentence = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
+    pointer = _BACK.search(folded, sentence)
+    # What the member tells and asks, without the clauses of what else would do or is not wanted.
+    told = "，".join(clause for clause in clauses if not _aside_clause(clause))
     # Each story thing the question names again, with where the question names it.
-    again = [(at, s) for s in things for at, c in asked if _same_word(c.folded, s.folded)]
-    same = [s for _, s in again]
-    named_at = min((at for at, _ in again), default=-1)
-    pointer = _BACK.search(folded, sum(len(clause) + 1 for clause in clauses[:ask]))  # in the question
-    if not same or pointer and pointer.start() < named_at or any(
-            given(s) and folded.count(s.folded) >= max(folded.count(a.folded) for a in same)
-            for s in things if not any(s is a for a in same)):
+    again = [(at, s) for s in things for at, c in asked
+             if _same_word(c.folded, s.folded) or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
+    if again:
+        same = [s for _, s in again]
+        if pointer and pointer.start() < min(at for at, _ in again) or any(
+                given(s) and told.count(s.folded) >= max(told.count(a.folded) for a in same)
+                for s in things if not any(s is a for a in same)):
+            return per_piece
+        return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
+    named = _own_names(asked, given)
+    after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
+    if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
+            or any(given(s) and s.folded in after for s in things):
         return per_piece
-    return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
+    return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
+        c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool]) -> list[tuple[int, _Concept]]:
+    """The names among the things a question names: names the member gave, and words no dictionary
+    knows that do not begin with a verb nor hold a number or a quantity (溫班亞瑪, 剪輯師; not
+    要排多久, 黃亦玫每一段)."""
+    def unknown_name(folded: str) -> bool:
+        tokens = text.base_cut(folded)
+        return not text.dictionary_frequency(folded) and not _verb(tokens[0]) and not any(
+            (text.dictionary_tag(t) or "").startswith("m") for t in tokens)
+    return [(at, c) for at, c in asked if given(c) or unknown_name(c.folded)]
+
+
+def _question(folded: str) -> int:
+    """The index of the clause that asks to read (想看, 想了解, 請問): the first that begins a
+    sentence, else the first; -1 when none does. A story may say what the member once wanted to see
+    (「本來只是想看看神仙姐姐有沒有變老，結果…。想看大家對…的心得」)."""
+    marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
+    asking = [i for i, clause in enumerate(_CLAUSE.split(folded)) if _READING.search(clause) and not _aside_clause(clause)]
+    return next((i for i in asking if _begins_sentence(marks[i])), asking[0] if asking else -1)
+
+
+def _begins_sentence(mark: str) -> bool:
+    """Whether a clause after this mark (folded; "" for the first) begins a sentence."""
+    return not mark or bool(_STORY_END.match(mark))
 
 
 def _same_word(asked: str, told: str) -> bool:
