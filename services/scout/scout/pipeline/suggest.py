@@ -68,12 +68,18 @@ _STORY_END = re.compile(r"[。！!]")
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
+# What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
+_ROLE = ("做", "当")
+# A pointer back at a work or a product (folded): 這部, 這本, 這款.
+_WORK_POINTER = re.compile(r"这(?:部|本|款)")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
 _COUNTING = "一两几第"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
+# Where a phrase ends: a clause, less the lists a 、 joins (folded).
+_PHRASE = re.compile(r"[,，。？?！!；;\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
@@ -540,7 +546,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     sentence = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
     pointer = _BACK.search(folded, sentence)
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
-    told = "，".join(clause for clause in clauses if not _aside_clause(clause))
+    told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
     # Each story thing the question names again, with where the question names it.
     again = [(at, s) for s in things for at, c in asked
              if _same_word(c.folded, s.folded) or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
@@ -551,7 +557,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
                 for s in things if not any(s is a for a in same)):
             return per_piece
         return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
-    named = _own_names(asked, given)
+    named = _own_names(asked, given, folded, question)
     after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
             or any(given(s) and s.folded in after for s in things):
@@ -560,15 +566,20 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         c is p for _, p in in_question if is_place(p.folded)))
 
 
-def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool]) -> list[tuple[int, _Concept]]:
-    """The names among the things a question names: names the member gave, and words no dictionary
+def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,
+               question: int) -> list[tuple[int, _Concept]]:
+    """The names among the things a question names: names the member gave, words no dictionary
     knows that do not begin with a verb nor hold a number or a quantity (溫班亞瑪, 剪輯師; not
-    要排多久, 黃亦玫每一段)."""
-    def unknown_name(folded: str) -> bool:
-        tokens = text.base_cut(folded)
-        return not text.dictionary_frequency(folded) and not _verb(tokens[0]) and not any(
+    要排多久, 黃亦玫每一段), and the work one does or is (做字幕翻譯, 當船員)."""
+    def unknown_name(word: str) -> bool:
+        tokens = text.base_cut(word)
+        return not text.dictionary_frequency(word) and not _verb(tokens[0]) and not any(
             (text.dictionary_tag(t) or "").startswith("m") for t in tokens)
-    return [(at, c) for at, c in asked if given(c) or unknown_name(c.folded)]
+
+    def role(word: str) -> bool:
+        at = folded.find(word, question)
+        return at > 0 and folded[at - 1] in _ROLE
+    return [(at, c) for at, c in asked if given(c) or unknown_name(c.folded) or role(c.folded)]
 
 
 def _question(folded: str) -> int:
@@ -647,7 +658,11 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     in title marks before it, and the names after the pointer (「看完《九龍城寨之圍城》…朋友又推我看
     《九龍大眾浪漫》，想看大家對這部的心得」: 九龍大眾浪漫; 「補完《幕府將軍》，真田廣之真的太帥…
     對這部影集的心得」: 幕府將軍). The other names before it are the setting."""
-    pointer = _BACK.search(folded)
+    ask = _question(folded)
+    question = sum(len(clause) + 1 for clause in _CLAUSE.split(folded)[:ask]) if ask > 0 else 0
+    pointers = [m for m in _BACK.finditer(folded)
+                if _PERSON_POINTER.fullmatch(m.group(0)) or _WORK_POINTER.fullmatch(m.group(0))]
+    pointer = next((m for m in pointers if m.start() >= question), pointers[0] if pointers else None)
     if pointer is None:
         return naming
     titled = frozenset(quoted_titles([folded]))
