@@ -548,13 +548,14 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
     told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
     # Each story thing the question names again, with where the question names it.
-    again = [(at, s) for s in things for at, c in asked
+    again = [(at, s, c) for s in things for at, c in asked
              if _same_word(c.folded, s.folded) or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
     if again:
-        same = [s for _, s in again]
-        if pointer and pointer.start() < min(at for at, _ in again) or any(
-                given(s) and told.count(s.folded) >= max(told.count(a.folded) for a in same)
-                for s in things if not any(s is a for a in same)):
+        same = [s for _, s, _ in again]
+        # How often the member names it: by the shorter of the story's and the question's words.
+        often = max(told.count(min(s.folded, c.folded, key=len)) for _, s, c in again)
+        if pointer and pointer.start() < min(at for at, _, _ in again) or any(
+                given(s) and told.count(s.folded) >= often for s in things if not any(s is a for a in same)):
             return per_piece
         return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
     named = _own_names(asked, given, folded, question)
@@ -568,12 +569,13 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
 
 def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,
                question: int) -> list[tuple[int, _Concept]]:
-    """The names among the things a question names: names the member gave, words no dictionary
-    knows that do not begin with a verb nor hold a number or a quantity (溫班亞瑪, 剪輯師; not
-    要排多久, 黃亦玫每一段), and the work one does or is (做字幕翻譯, 當船員)."""
+    """The names among the things a question names: names the member gave, words the dictionary
+    hardly knows that begin with neither a verb nor a set phrase and hold no number or quantity
+    (溫班亞瑪, 央視春晚; not 要排多久, 哪幾天, 黃亦玫每一段), and the work one does or is (做字幕翻譯,
+    當船員)."""
     def unknown_name(word: str) -> bool:
         tokens = text.base_cut(word)
-        return not text.dictionary_frequency(word) and not _verb(tokens[0]) and not any(
+        return text.dictionary_frequency(word) < NAME_MAX_FREQUENCY and not _doing(tokens[0]) and not any(
             (text.dictionary_tag(t) or "").startswith("m") for t in tokens)
 
     def role(word: str) -> bool:
