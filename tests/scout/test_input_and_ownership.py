@@ -118,6 +118,18 @@ def test_bad_briefs_are_400_and_write_nothing(member: Member, seed: Seed, brief:
     assert written(seed, member.id) == 0
 
 
+def test_a_long_request_without_a_label_is_a_brief_labeled_by_its_start(member: Member) -> None:
+    intent = "大學時每天循環〈年少有為〉。" * 30  # 450 characters: a valid intent, too long for a label
+    created = member.ok("POST", "/api/v1/scout/scan", json={"brief": {"intent": intent, "terms": ["李榮浩"]}})
+    run = created["run"]
+    assert run["intent"] == intent
+    assert run["theme_label"] == intent[:200]
+    # A label the member sends is theirs to keep short.
+    refused = member.call("POST", "/api/v1/scout/scan",
+                          json={"brief": {"intent": intent, "terms": ["李榮浩"], "theme_label": intent}})
+    assert refused.status_code == 400 and refused.json()["code"] == 400001
+
+
 @pytest.mark.parametrize("method, path, params", [
     ("GET", "/api/v1/scout/runs/not-a-uuid", {}),
     ("GET", "/api/v1/scout/runs/not-a-uuid/posts", {}),

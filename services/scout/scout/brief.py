@@ -119,7 +119,9 @@ def normalize_brief(*, theme_key: str, theme_label: str, intent: str, mode: str,
     if recent_days is not None and not 1 <= recent_days <= MAX_RECENT_DAYS:
         raise codes.invalid_brief(f"recent_days must be between 1 and {MAX_RECENT_DAYS}")
     key = validate_theme_key(theme_key) if _clean(theme_key) else theme_key_of(intent)
-    label = _clean(theme_label) or intent
+    # A label not given is the intent, as long as a label may be: a long request (up to
+    # MAX_INTENT_CHARS) is a valid brief though no label could hold it whole.
+    label = _clean(theme_label) or intent[:MAX_LABEL_CHARS].rstrip()
     if len(label) > MAX_LABEL_CHARS or _has_control(label):
         raise codes.invalid_brief(f"theme_label must be at most {MAX_LABEL_CHARS} printable characters")
     return Brief(theme_key=key, theme_label=label, intent=intent, mode=mode, brand_id=brand,
