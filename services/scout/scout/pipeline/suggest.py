@@ -62,9 +62,9 @@ _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场
 # What points back at a thing or a person told before (folded); not 這個, which a question also
 # puts after what it names (網咖這個產業).
 _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件)")
-# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
+# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
@@ -541,7 +541,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     things = [s for s in story if not is_place(s.folded)]
     in_question = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p]
     asked = [(at, c) for at, c in in_question if not is_place(c.folded) and not _verb(c.folded)]
-    question = sum(len(clause) + 1 for clause in clauses[:ask])
+    question = _clause_start(folded, ask)
     # A pronoun or a pointer in the question's sentence points back at the story.
     sentence = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
     pointer = _BACK.search(folded, sentence)
@@ -591,6 +591,11 @@ def _question(folded: str) -> int:
     marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
     asking = [i for i, clause in enumerate(_CLAUSE.split(folded)) if _READING.search(clause) and not _aside_clause(clause)]
     return next((i for i in asking if _begins_sentence(marks[i])), asking[0] if asking else -1)
+
+
+def _clause_start(folded: str, index: int) -> int:
+    """Where the clause of this index begins in the folded intent."""
+    return sum(len(clause) + 1 for clause in _CLAUSE.split(folded)[:index])
 
 
 def _begins_sentence(mark: str) -> bool:
@@ -660,8 +665,7 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     in title marks before it, and the names after the pointer (「看完《九龍城寨之圍城》…朋友又推我看
     《九龍大眾浪漫》，想看大家對這部的心得」: 九龍大眾浪漫; 「補完《幕府將軍》，真田廣之真的太帥…
     對這部影集的心得」: 幕府將軍). The other names before it are the setting."""
-    ask = _question(folded)
-    question = sum(len(clause) + 1 for clause in _CLAUSE.split(folded)[:ask]) if ask > 0 else 0
+    question = _clause_start(folded, max(_question(folded), 0))
     pointers = [m for m in _BACK.finditer(folded)
                 if _PERSON_POINTER.fullmatch(m.group(0)) or _WORK_POINTER.fullmatch(m.group(0))]
     pointer = next((m for m in pointers if m.start() >= question), pointers[0] if pointers else None)
