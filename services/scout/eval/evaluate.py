@@ -470,6 +470,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                  lambda per_piece, *_: per_piece),
     "proposals: a question after a story naming things of its own": ("scout.pipeline.suggest", "_own_names",
                                                                     lambda *_: []),
+    "proposals: a question naming nothing asks about the story's last name": ("scout.pipeline.suggest", "_last_told",
+                                                                             lambda *_: []),
     "proposals: the question is the first asking clause that begins a sentence": ("scout.pipeline.suggest",
                                                                                  "_begins_sentence", lambda *_: False),
     "proposals: what a pronoun or a pointer points back at": ("scout.pipeline.suggest", "_from_person",

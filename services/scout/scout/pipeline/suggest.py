@@ -559,9 +559,11 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
             return per_piece
         return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
     named = _own_names(asked, given, folded, question)
+    if not named and not pointer and not any(is_place(c.folded) for _, c in in_question):
+        named = _last_told(story, per_piece, starts, given, folded, aliases)
     after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
-            or any(given(s) and s.folded in after for s in things):
+            or any(given(s) and s.folded in after for s in things if not any(s is n for _, n in named)):
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
@@ -582,6 +584,28 @@ def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bo
         at = folded.find(word, question)
         return at > 0 and folded[at - 1] in _ROLE
     return [(at, c) for at, c in asked if given(c) or unknown_name(c.folded) or role(c.folded)]
+
+
+def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int],
+               given: Callable[[_Concept], bool], folded: str, aliases: AliasLexicon) -> list[tuple[int, _Concept]]:
+    """What a question that names nothing of its own, nor a place, asks about: the last name the
+    story gives before it, where the member's story arrived (「鬥陣特攻玩了好幾年有點膩，朋友把我拉進
+    漫威爭鋒…。想看大家現在的遊玩心得」: 漫威爭鋒); not an abbreviation the lexicon does not know,
+    which is a common term (「…跟李昀銳的CP弄得好上頭」, 寶拉珍選的BHA), nor a person named after a
+    title in title marks, one of the work's people (「把《電話響起時》追完，劉演錫跟蔡秀彬的CP…」)."""
+    titled = frozenset(quoted_titles([folded]))
+    told = [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
+            if start >= 0 and any(c is s for s in story) and not is_place(c.folded) and given(c)
+            and not _abbreviation(c, aliases)]
+    first_title = next((at for at, c in told if c.folded in titled), len(folded))
+    return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
+            or any(c.folded in title for title in titled)][-1:]
+
+
+def _abbreviation(concept: _Concept, aliases: AliasLexicon) -> bool:
+    """Two or three capitals the alias lexicon does not know (CP, BHA; not IU)."""
+    written = concept.names[0]
+    return 2 <= len(written) <= 3 and written.isascii() and written.isupper() and not aliases.others(concept.folded)
 
 
 def _question(folded: str) -> int:

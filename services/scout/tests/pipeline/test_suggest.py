@@ -625,3 +625,13 @@ def test_a_name_the_story_gives_and_the_asking_clause_gives_again_is_the_topic()
     lexicon = AliasLexicon.parse("林宥嘉 | Yoga Lin\n蕭敬騰 | 老蕭 | Jam Hsiao")
     terms = suggest_terms("大學時看過一次林宥嘉的演唱會，後來也開始聽蕭敬騰的專輯。想看大家聊蕭敬騰最近的演唱會", lexicon)
     assert terms[0].startswith("蕭敬騰") and not any("林宥嘉" in t or "Yoga" in t for t in terms)
+
+
+def test_a_question_that_names_nothing_of_its_own_asks_about_the_last_name_the_story_gives() -> None:
+    lexicon = AliasLexicon.parse("寶可夢 | Pokemon\n幻獸帕魯 | Palworld\n黑暗榮耀 | The Glory\n宋慧喬 | Song Hye-kyo\n"
+                                 "林智妍 | Lim Ji-yeon")
+    terms = suggest_terms("以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯，抓帕魯蓋基地玩到停不下來。想看大家最近的遊玩心得", lexicon)
+    assert terms[0] == "幻獸帕魯" and not any("寶可夢" in t or "Pokemon" in t for t in terms)
+    # The people named after a title are the work's, and two capitals the lexicon lacks are a common term.
+    terms = suggest_terms("過年把《黑暗榮耀》一口氣看完，宋慧喬跟林智妍的CP感好強。想看其他人的心得跟最喜歡的片段", lexicon)
+    assert terms[0] == "黑暗榮耀" and not any("宋慧喬" in t or "CP" in t for t in terms)
