@@ -552,8 +552,10 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
              if _same_word(c.folded, s.folded) or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
     if again:
         same = [s for _, s, _ in again]
-        # How often the member names it: by the shorter of the story's and the question's words.
-        often = max(told.count(min(s.folded, c.folded, key=len)) for _, s, c in again)
+        # How often the member names it: by the shorter of the story's and the question's words, or
+        # by both where neither holds the other (豐田, then Toyota).
+        often = max(told.count(min(s.folded, c.folded, key=len)) if _same_word(c.folded, s.folded)
+                    else told.count(s.folded) + told.count(c.folded) for _, s, c in again)
         if pointer and pointer.start() < min(at for at, _, _ in again) or any(
                 given(s) and told.count(s.folded) >= often for s in things if not any(s is a for a in same)):
             return per_piece
@@ -684,8 +686,9 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
 
 def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
     """The named stretches from what the first pointer refers back to: 他, 她 or 這位 to the last
-    person's name before it, or the first of two joined by 跟, and the names after that person
-    (「以前在日職就很關注吳念庭，他回台灣…」: 吳念庭, not 日職); 這部, 這本, 這款 to the last title
+    person's name before it, or the first of two joined by 跟, and the names after that person, or
+    after the question when the pointer is the question's (「以前在日職就很關注吳念庭，他回台灣…」:
+    吳念庭, not 日職); 這部, 這本, 這款 to the last title
     in title marks before it, and the names after the pointer (「看完《九龍城寨之圍城》…朋友又推我看
     《九龍大眾浪漫》，想看大家對這部的心得」: 九龍大眾浪漫; 「補完《幕府將軍》，真田廣之真的太帥…
     對這部影集的心得」: 幕府將軍). The other names before it are the setting."""
@@ -707,7 +710,11 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
         return _only(naming, lambda c: c is referent or (span := _span(c, folded)) is None or span[0] >= pointer.start())
     if len(named) > 1 and _aspect(referent, folded):
         start = named[-2][0]
-    return _only(naming, lambda c: (span := _span(c, folded)) is None or span[0] >= start)
+    # A pointer in the question leaves the story's other names after the person the setting too.
+    people = [c for at, c in named if at >= start]
+    since = max(start, question) if pointer.start() >= question else start
+    return _only(naming, lambda c: any(c is p for p in people) or (span := _span(c, folded)) is None
+                 or span[0] >= since)
 
 
 def _may_be_person(concept: _Concept, titled: frozenset[str]) -> bool:

@@ -635,3 +635,18 @@ def test_a_question_that_names_nothing_of_its_own_asks_about_the_last_name_the_s
     # The people named after a title are the work's, and two capitals the lexicon lacks are a common term.
     terms = suggest_terms("過年把《黑暗榮耀》一口氣看完，宋慧喬跟林智妍的CP感好強。想看其他人的心得跟最喜歡的片段", lexicon)
     assert terms[0] == "黑暗榮耀" and not any("宋慧喬" in t or "CP" in t for t in terms)
+
+
+def test_a_pronoun_in_the_question_leaves_the_storys_other_names_the_setting() -> None:
+    lexicon = AliasLexicon.parse("林依晨 | Ariel Lin\n想見你 | Someday or One Day\n")
+    terms = suggest_terms("從《想見你》就很喜歡林依晨，去年看《我們與惡的距離》又被她圈粉一次。想看大家聊她最近的作品跟訪談",
+                          lexicon)
+    assert terms[0] == "林依晨" and not any("距離" in t or "想見你" in t for t in terms)
+
+
+def test_a_thing_the_story_and_the_question_name_by_two_names_is_counted_by_both() -> None:
+    # 豐田, then Toyota, is named twice: more often than Altis or Honda, which the story gives once.
+    lexicon = AliasLexicon.parse("豐田 | Toyota\nAltis | Corolla Altis\n本田 | Honda\n")
+    terms = suggest_terms("家裡那台開了十年的Altis要退休了，我爸堅持再買豐田，說保值又好修，我比較想看Honda的電動車。"
+                          "想先看看大家最近對Toyota的評價，油耗、保養費都可以", lexicon)
+    assert terms[0] in ("豐田", "Toyota") and not any("Honda" in t or "Altis" in t for t in terms)
