@@ -537,11 +537,18 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         return per_piece
     starts = _starts(per_piece, folded)
     at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in starts]
-    story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < ask for c in p]
+    # A question that names no thing asks with the clauses of wanting right before it, in its
+    # sentence (「今年想挑戰東京馬拉松，想看跑過的人分享心得」).
+    marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
+    first = ask
+    while not any(i == ask and not is_place(c.folded) and not _verb(c.folded) for p, i in zip(per_piece, at_clause) for c in p) \
+            and not _begins_sentence(marks[first]) and "想" in clauses[first - 1] and not _aside_clause(clauses[first - 1]):
+        first -= 1
+    story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < first for c in p]
     things = [s for s in story if not is_place(s.folded)]
-    in_question = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if i == ask for c in p]
+    in_question = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if first <= i <= ask for c in p]
     asked = [(at, c) for at, c in in_question if not is_place(c.folded) and not _verb(c.folded)]
-    question = _clause_start(folded, ask)
+    question = _clause_start(folded, first)
     # A pronoun or a pointer in the question's sentence points back at the story.
     sentence = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
     pointer = _BACK.search(folded, sentence)

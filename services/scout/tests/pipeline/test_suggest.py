@@ -650,3 +650,10 @@ def test_a_thing_the_story_and_the_question_name_by_two_names_is_counted_by_both
     terms = suggest_terms("家裡那台開了十年的Altis要退休了，我爸堅持再買豐田，說保值又好修，我比較想看Honda的電動車。"
                           "想先看看大家最近對Toyota的評價，油耗、保養費都可以", lexicon)
     assert terms[0] in ("豐田", "Toyota") and not any("Honda" in t or "Altis" in t for t in terms)
+
+
+def test_a_question_that_names_no_thing_asks_with_the_wanting_clause_before_it() -> None:
+    lexicon = AliasLexicon.parse("大阪馬拉松 | Osaka Marathon\n")
+    terms = suggest_terms("去年去大阪跑了大阪馬拉松，沿途一直有人遞糖果給我。今年想挑戰首爾馬拉松，想看跑過的人分享心得",
+                          lexicon)
+    assert "首爾" in terms[0] and not any("大阪" in t for t in terms)
