@@ -147,8 +147,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     elif anchor is not None:
         others = [c for c in concepts if c is not anchor]
         placed = any(is_place(c.folded) and _same_clause(folded, c, anchor) for c in others)
-        if not (placed and (framed or not _unmistakable(anchor) or not all(is_place(c.folded) for c in others))) \
-                and not _common_name(anchor, titles):
+        if not (placed and (framed or not _unmistakable(anchor) or not all(is_place(c.folded) for c in others))):
             # What a request asks about its one name only scores: the name alone finds the posts
             # that write it without the rest (想看大家對許光漢新片的評價, 張金鶚 房價: 許光漢, 張金鶚),
             # and so does a place in another clause, where the member only says where they are
@@ -187,18 +186,16 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # only score (電動車 充電: 電動車; 台中 空污 小孩: 台中 空污).
         required = {text.fold(n) for c in kept for n in c.names}
         narrower = [" ".join(c.names[0] for c in kept)]
-    if not framed and len(keywords) == 2 and not _described(concepts, keywords) \
-            and not any(_common_name(c, titles) and aliases.others(c.folded) for c in keywords[0]):
+    if not framed and len(keywords) == 2 and not _described(concepts, keywords):
         # Of two keywords, the first names the topic and the other what of it is asked (綜所稅 申報,
-        # 養蜂 蜂農 收入): the first alone too, but not a name that is also a common word (石頭 of
-        # 石頭 掃地機器人), nor keywords that describe the generic head after them (外包 後端 工程師).
+        # 養蜂 蜂農 收入): the first alone too, but not keywords that describe the generic head after
+        # them (外包 後端 工程師).
         narrower += _first_keyword(keywords)
 
     def written(replace: int, name: str) -> str:
         """The core with one concept by another name; a concept that name already spells is not repeated."""
-        alone = _by_plain_name(concepts[replace], name, titles)
         return " ".join(name if i == replace else c.names[0] for i, c in enumerate(concepts)
-                        if i == replace or (not alone and c.folded in required and not _spelled_in(c, name)))
+                        if i == replace or (c.folded in required and not _spelled_in(c, name)))
 
     # A word a term repeats (感恩節 named in three clauses) is written once.
     core = _once(core)
@@ -331,21 +328,14 @@ def _one_keyword(folded: str, concepts: list[_Concept]) -> bool:
 
 
 def _common_name(concept: _Concept, marked: list[str]) -> bool:
-    """A name that is also a common word (世運, offer), not a title in title marks nor a Latin name
-    the member capitalized (LINE Pay): alone it finds the word as often as the name."""
+    """A name that is also a common word (全家, offer), not a title in title marks nor a Latin name
+    the member capitalized (LINE Pay)."""
     folded = concept.folded
     if folded in marked:  # (folded titles)
         return False
     if text.has_cjk(folded):
         return glosses.common_word(folded) or is_common_word(folded)
     return _english_words(concept)
-
-
-def _by_plain_name(concept: _Concept, name: str, marked: list[str]) -> bool:
-    """Whether another name of a concept is searched alone: a name that is also a common word (繁花)
-    by its other names that are none (Blossoms Shanghai), which find the posts that write it without
-    the rest."""
-    return _common_name(concept, marked) and _unmistakable(_Concept(text.fold(name), True, [name]))
 
 
 def _english_words(concept: _Concept) -> bool:
@@ -428,7 +418,6 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
         # the rest asks about.
         per_piece = [p for p in per_piece if not _aside(p, folded)] or per_piece
-        marked = quoted_titles([intent])
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -437,6 +426,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
+        marked = quoted_titles([intent])
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
         naming = _from_person(_past_setting(naming, folded, given), folded, given)

@@ -239,16 +239,9 @@ def test_a_name_that_begins_with_a_place_is_proposed_whole_with_its_other_names(
     assert {"台北馬拉松", "北馬", "Taipei Marathon"} <= set(terms) and "馬拉松" not in terms
 
 
-def test_a_name_that_is_also_a_common_word_is_never_searched_alone() -> None:
-    # 石頭 (a stone) names the brand only beside what it makes.
-    terms = suggest("石頭 掃地機器人")
-    assert "石頭" not in terms and all(any(n in t for n in ("石頭", "Roborock", "石头")) for t in terms)
-    # A title in title marks is the member's own name for it: searched alone as any name (影后, a
-    # common word too).
+def test_a_title_in_title_marks_is_searched_alone_as_any_name() -> None:
+    # 影后 is a common word too; in title marks it is the member's own name for the series.
     assert "影后" in suggest("Netflix新劇《影后》有人看了嗎？")
-    # Its other names that are no common word are searched alone: they find the posts that write it
-    # without the rest.
-    assert "Roborock" in terms
 
 
 def test_a_title_after_a_common_word_names_a_trade_not_a_person() -> None:
@@ -572,9 +565,8 @@ def test_what_keywords_ask_of_their_topic_only_scores() -> None:
     assert build_signature("麵包師傅 收入", suggest("麵包師傅 收入")).required[0].expression == text.fold("麵包師傅")
     # Of two keywords, the first is the topic.
     assert "房屋稅" in suggest("房屋稅 繳納")
-    # Not where rare keywords describe the head after them, nor a name that is also a common word.
+    # Not where rare keywords describe the head after them.
     assert suggest("外包 後端 工程師") == ["外包 後端 工程師", "外包 后端 工程师"]
-    assert "石頭" not in suggest("石頭 掃地機器人")
 
 
 def test_a_keyword_that_is_a_verb_only_scores_beside_the_others() -> None:
