@@ -437,6 +437,10 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
     "ranking: how a post is written": ("scout.pipeline.rank", "_shape", lambda *_: 0.0),
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),
+    "signature: a title's number in either kind of numeral": ("scout.pipeline.signature.concepts", "_CHINESE_NUMBERED",
+                                                              re.compile("(?!)")),
+    "signature: an abbreviation searched alone is the concept its place was searched with": (
+        "scout.pipeline.signature.concepts", "_searched_with", lambda concept, reading, place: reading.names(concept)),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),

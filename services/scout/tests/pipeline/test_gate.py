@@ -470,6 +470,19 @@ def test_a_concept_searched_with_and_without_its_place_does_not_need_the_place()
     assert verdict.accepted and not verdict.weak
 
 
+def test_an_abbreviation_searched_alone_beside_the_concept_and_its_place_does_not_need_the_place():
+    # 漫博 abbreviates 漫畫 博覽會, which the member also searched beside 台北.
+    judge = gate("想看大家今年去漫博的心得，八月的台北漫畫博覽會", ["漫畫博覽會", "漫博", "台北漫畫博覽會"])
+    verdict = judge.judge("漫博第一天早上就排到外面，限定本直接完售")
+    assert verdict.accepted and not verdict.weak
+
+
+def test_a_titles_number_is_met_in_either_kind_of_numeral():
+    judge = gate("邊緣禁地4 心得", ["邊緣禁地4", "Borderlands 4"])
+    assert judge.judge("邊緣禁地四主線大概三十小時，支線超多").accepted
+    assert judge.judge("邊緣禁地三的劇情比較好笑").reason == OFF_TOPIC
+
+
 def test_a_name_searched_without_the_place_it_was_written_with_is_met_without_it():
     judge = gate("台中新光三越 氣爆", ["台中新光三越 氣爆", "新光三越 氣爆"])
     verdict = judge.judge("新光三越氣爆案檢方起訴了幾個人？有人在追嗎")

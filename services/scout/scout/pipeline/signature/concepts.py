@@ -13,7 +13,7 @@ in the intent, 台劇 beside the term 想見你) adds to the score, as does a wo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from scout.pipeline import glosses, romanize, text
@@ -298,10 +298,15 @@ def _shortens(word: str, name: str) -> bool:
 def _abbreviates(word: str, piece: Piece) -> bool:
     """A Chinese abbreviation of a piece cut in several units: one character of each in order, the
     first the piece's own first (物治 of 物理 治療師, 台大 of 台灣 大學)."""
-    if len(piece.units) < 2 or len(word) != len(piece.units) or not all(text.has_cjk(u) for u in piece.units):
+    return _abbreviates_units(word, piece.units) and word not in piece.text
+
+
+def _abbreviates_units(word: str, units: Sequence[str]) -> bool:
+    """Whether a word is one character of each of several Chinese units in order, the first the
+    first unit's own first (漫博 of 漫畫 博覽會)."""
+    if len(units) < 2 or len(word) != len(units) or not all(text.has_cjk(u) for u in units):
         return False
-    return word[0] == piece.units[0][0] and all(c in unit for c, unit in zip(word, piece.units)) \
-        and word not in piece.text
+    return word[0] == units[0][0] and all(c in unit for c, unit in zip(word, units))
 
 
 def _same(a: str, b: str, lexicons: tuple[AliasLexicon, ...]) -> bool:
@@ -494,9 +499,10 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     for group in groups:
         in_every = all(r.names(group) for r in searches)
         # The city holds beside an alternative of another concept (足底筋膜炎 beside 台中 骨科), not
-        # beside the same concept searched without it (咖啡展 beside 咖啡展 南港).
+        # beside the same concept searched without it (咖啡展 beside 咖啡展 南港), nor its
+        # abbreviation (漫博 beside 台北 漫畫博覽會).
         city_holds = group.expression in places() and any(r.names(group) for r in searches) and any(
-            not r.names(group) and not any(s.names(group) and s.names(_concepts_of(r)[0]) for s in searches)
+            not r.names(group) and not any(s.names(group) and _searched_with(_concepts_of(r)[0], s, group) for s in searches)
             for r in narrow_alone)
         group.required = group.required and not group.qualifier and (in_every or city_holds)
     # Names the member searched each in a term of their own (無限城篇, 鬼滅; Showgirl, Taylor Swift):
@@ -506,6 +512,12 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     if len(alone) >= 2:
         for group in alone:
             group.required = group.sufficient = True
+
+
+def _searched_with(concept: ConceptGroup, reading: TermReading, place: ConceptGroup) -> bool:
+    """Whether a term searches a concept beside a place: it names it, or abbreviates what it names."""
+    return reading.names(concept) or _abbreviates_units(
+        concept.expression, [g.expression for g in _concepts_of(reading) if g is not place])
 
 
 def _concepts_of(reading: TermReading) -> list[ConceptGroup]:
@@ -526,6 +538,11 @@ def term_concepts(groups: list[ConceptGroup], readings: list[TermReading]) -> tu
     a term left with nothing to check (its words only refine the topic) is met by every post."""
     return tuple(tuple(i for i, g in enumerate(groups) if r.names(g) and (g.required or not g.qualifier))
                  for r in readings)
+
+
+# A Chinese name that ends in a number from 1 to 10, and the Chinese numerals (folded).
+_CHINESE_NUMBERED = re.compile(r"(.*[\u4e00-\u9fff])(10|[1-9])")
+_NUMERALS = ("", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十")
 
 
 def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) -> None:
@@ -566,6 +583,9 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
         for expression in list(group.expressions):
             for name in (*_other_names(expression, group, names), *_renamed_compound(expression, group, names)):
                 group.add_alias(name)
+            if group.entity and (numbered := _CHINESE_NUMBERED.fullmatch(expression)):
+                # A title's number is written in either kind of numeral (邊緣禁地4, 邊緣禁地四).
+                group.add_alias(numbered.group(1) + _NUMERALS[int(numbered.group(2))])
         # Its names in Chinese characters, before the words and kinds of its concept join them.
         written = [e for e in group.expressions if text.has_cjk(e)]
         # The words and kinds of every name, the lexicon's too (the characters of 鬼滅之刃 for 鬼滅).
