@@ -441,6 +441,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                               re.compile("(?!)")),
     "signature: an abbreviation searched alone is the concept its place was searched with": (
         "scout.pipeline.signature.concepts", "_searched_with", lambda concept, reading, place: reading.names(concept)),
+    "signature: a name with a dot after each letter is the name without them": ("scout.pipeline.signature.concepts",
+                                                                                "_undotted", lambda _: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),

@@ -477,6 +477,13 @@ def test_an_abbreviation_searched_alone_beside_the_concept_and_its_place_does_no
     assert verdict.accepted and not verdict.weak
 
 
+def test_a_name_written_with_a_dot_after_each_letter_is_the_name_without_them():
+    # R.E.P.O. searched alone is the REPO of the intent: 遊戲 is not required of every post.
+    judge = gate("REPO 遊戲 心得", ["R.E.P.O.", "REPO 遊戲"])
+    assert judge.judge("REPO 跟朋友開語音玩到凌晨三點，搬一個花瓶搬到碎掉大家笑死").accepted
+    assert judge.judge("R.E.P.O. 比 Lethal Company 好上手，畫面也比較可愛").accepted
+
+
 def test_a_titles_number_is_met_in_either_kind_of_numeral():
     judge = gate("邊緣禁地4 心得", ["邊緣禁地4", "Borderlands 4"])
     assert judge.judge("邊緣禁地四主線大概三十小時，支線超多").accepted

@@ -247,7 +247,8 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
         group.entity = group.entity or bool(names.others(group.expression))
 
     def known(word: str) -> list[ConceptGroup]:
-        hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) for e in g.expressions)]
+        hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) or _undotted(word) == e
+                                        for e in g.expressions)]
         hit += [g for g in groups if g not in hit and any(_initials(word, e) for e in g.expressions)]
         for piece in pieces:
             if _abbreviates(word, piece):
@@ -271,8 +272,15 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
                     reading.named.append(group)
 
 
+# Letters or digits each followed by a dot, the last one's dot optional (r.e.p.o., u.s.a).
+_DOTTED = re.compile(r"(?:[a-z0-9]\.)+[a-z0-9]?\.?")
 # Words an acronym may leave out (TLOU keeps "of", DWAS keeps "a"; either way is read).
 _ACRONYM_SKIPS = frozenset({"a", "an", "the", "of", "and", "to", "in", "on", "for", "with", "no"})
+
+
+def _undotted(word: str) -> str | None:
+    """Letters written with a dot after each, without the dots (repo of r.e.p.o.); None for others."""
+    return word.replace(".", "") if _DOTTED.fullmatch(word) else None
 
 
 def _initials(word: str, expression: str) -> bool:
