@@ -530,9 +530,11 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     # A question that names no thing asks with the clauses of wanting right before it, in its
     # sentence (「今年想挑戰東京馬拉松，想看跑過的人分享心得」).
     marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
+    names_thing = any(i == ask and not is_place(c.folded) and not _verb(c.folded)
+                      for p, i in zip(per_piece, at_clause) for c in p)
     first = ask
-    while not any(i == ask and not is_place(c.folded) and not _verb(c.folded) for p, i in zip(per_piece, at_clause) for c in p) \
-            and not _begins_sentence(marks[first]) and "想" in clauses[first - 1] and not _aside_clause(clauses[first - 1]):
+    while not names_thing and not _begins_sentence(marks[first]) and "想" in clauses[first - 1] \
+            and not _aside_clause(clauses[first - 1]):
         first -= 1
     story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < first for c in p]
     things = [s for s in story if not is_place(s.folded)]

@@ -247,7 +247,8 @@ def known_names(groups: list[ConceptGroup], readings: list[TermReading], lexicon
         group.entity = group.entity or bool(names.others(group.expression))
 
     def known(word: str) -> list[ConceptGroup]:
-        hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) or _undotted(word) == e
+        undotted = _undotted(word)
+        hit = [g for g in groups if any(_same(word, e, lexicons) or _kind(word, e, lexicons) or undotted == e
                                         for e in g.expressions)]
         hit += [g for g in groups if g not in hit and any(_initials(word, e) for e in g.expressions)]
         for piece in pieces:
