@@ -55,6 +55,8 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
 _UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免)[了啦喔吧]?$|^(?:但|可是|而且)?(?:不要|不想看|别推)")
+# What is left of a clause that only lists things (folded): 的, 就, 跟, 和, 與, 或, 、.
+_JOINING = "的就跟和与及或、 "
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
@@ -418,6 +420,9 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
         # the rest asks about.
         per_piece = [p for p in per_piece if not _aside(p, folded)] or per_piece
+        # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
+        named = [c for p in per_piece for c in p]
+        per_piece = _only(per_piece, lambda c: not _unwanted(c, named, folded)) or per_piece
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -503,6 +508,22 @@ def _aside(piece: list[_Concept], folded: str) -> bool:
     都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…); folded."""
     span = _span(piece[0], folded) if piece else None
     return span is not None and _aside_clause(_clause_at(folded, span[0]))
+
+
+def _unwanted(concept: _Concept, concepts: list[_Concept], folded: str) -> bool:
+    """Whether a clause that says what the member does not want names nothing but things, among
+    them this one (彭政閔的就不用了, 松屋跟吉野家的就不用); not one that describes them, which names the
+    topic in another sense (那個叫一風堂的樂團就不用了)."""
+    names = sorted({c.folded for c in concepts}, key=len, reverse=True)
+    for clause in _CLAUSE.split(folded):
+        unwanted = _UNWANTED.search(clause.strip())
+        if concept.folded in clause and unwanted:
+            rest = clause.strip()[:unwanted.start()]
+            for name in names:
+                rest = rest.replace(name, "")
+            if not rest.strip(_JOINING):
+                return True
+    return False
 
 
 def _aside_clause(clause: str) -> bool:

@@ -649,3 +649,15 @@ def test_a_question_that_names_no_thing_asks_with_the_wanting_clause_before_it()
     terms = suggest_terms("去年去大阪跑了大阪馬拉松，沿途一直有人遞糖果給我。今年想挑戰首爾馬拉松，想看跑過的人分享心得",
                           lexicon)
     assert "首爾" in terms[0] and not any("大阪" in t for t in terms)
+
+
+def test_a_thing_the_member_does_not_want_is_not_the_topic_anywhere() -> None:
+    lexicon = AliasLexicon.parse("林智勝 | 大師兄\n陳金鋒 | 金鋒\n")
+    intent = ("小時候最愛陳金鋒，他退休那場我在球場哭。最近大家都在講林智勝的打擊，"
+              "想看大家對林智勝這季的評價，陳金鋒的就不用了")
+    terms = suggest_terms(intent, lexicon)
+    assert terms[0].startswith("林智勝") and not any("金鋒" in t for t in terms)
+    # A clause that describes what it turns away names the topic in another sense: it stays.
+    terms = suggest_terms("最近常聽到一風堂出新的季節限定，想看吃過的人的評價，那個叫一風堂的樂團就不用了",
+                          AliasLexicon.parse("一風堂 | Ippudo\n"))
+    assert terms[0] == "一風堂"
