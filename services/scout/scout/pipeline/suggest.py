@@ -140,7 +140,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     narrower: list[str] = []
     anchor = _anchor(concepts, segmenter, aliases, folded, framed, titles)
     keywords = _searched(concepts, framed, intent)
-    if not framed and len(alternatives := _alternatives(keywords)) > 1:
+    if not framed and len(alternatives := _alternatives(
+            keywords, lambda c: _given_name(c, segmenter, aliases, folded))) > 1:
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
         # each beside the other keywords (碳權 碳費; 台北 台中 牙醫: 台北 牙醫, 台中 牙醫); keywords
         # unlike each other must all hold (外包 後端).
@@ -256,17 +257,18 @@ def _without_aspect(concepts: list[_Concept], keywords: list[list[_Concept]]) ->
     return kept if kept and len(kept) < len(concepts) and not _described(concepts, keywords) else None
 
 
-def _alternatives(keywords: list[list[_Concept]]) -> list[list[_Concept]]:
+def _alternatives(keywords: list[list[_Concept]], given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
     """The Chinese keywords that begin or end with the same character as another keyword, or share a
     word with it: one field or one head, kinds of one thing, each a search of its own (碳權 碳費,
     花藝師 插花老師, 新娘秘書 新秘, 居家清潔 清潔阿姨), unlike keywords that only share a character
-    elsewhere (電動車 充電)."""
+    elsewhere (電動車 充電), nor a name beside a common word (早安美芝城 早餐)."""
     words = ["".join(c.folded for c in keyword) for keyword in keywords]
+    named = [all(given(c) and not is_place(c.folded) for c in keyword) for keyword in keywords]
 
     def kin(i: int, j: int) -> bool:
         a, b = words[i], words[j]
-        return text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1]) or any(
-            len(c.folded) >= 2 and c.folded in b for c in keywords[i])
+        return named[i] == named[j] and (text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
+                                         or any(len(c.folded) >= 2 and c.folded in b for c in keywords[i]))
     return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
 
 

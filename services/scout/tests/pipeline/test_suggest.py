@@ -221,6 +221,9 @@ def test_keywords_of_one_field_or_head_are_alternatives_and_others_must_all_hold
     terms = suggest("電動車 充電")
     assert terms[:2] == ["電動車 充電", "電動車"] and "充電" not in terms
     assert [g.expression for g in build_signature("電動車 充電", terms).required] == [text.fold("電動車")]
+    # A name and a common word are no kinds of one thing, though they begin alike: the name is the topic.
+    terms = suggest_terms("早安美而美 早餐 菜單", AliasLexicon.parse("早安美而美 | Mei Er Mei\n"))
+    assert "早安美而美" in terms and not any(t.startswith("早餐") for t in terms)
     # Rare keywords that all describe a generic head after them must all hold (外包 後端 工程師).
     assert suggest("外包 後端 工程師")[0] == "外包 後端 工程師" and "外包" not in suggest("外包 後端 工程師")
     # Keywords led by a word of several Chinese words: that keyword is the most specific, not the
