@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–45.jsonl, written blind and each run unseen before it was opened.
+natural_blind.jsonl and natural_blind2–46.jsonl, written blind and each run unseen before it was opened.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -453,6 +453,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a country left out": ("scout.pipeline.suggest", "_is_country", lambda *_: False),
     "proposals: a time left out": ("scout.pipeline.suggest", "_is_time", lambda *_: False),
     "proposals: the first city named kept in the core": ("scout.pipeline.suggest", "_first_city", lambda *_: None),
+    "proposals: a place inside the city a name begins with left out": ("scout.pipeline.suggest", "_inside_named_city",
+                                                                       lambda *_: False),
     "proposals: a count of things left out": ("scout.pipeline.suggest", "_is_count", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: the first keyword alone": ("scout.pipeline.suggest", "_first_keyword", lambda *_: []),

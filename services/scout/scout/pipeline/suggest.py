@@ -1034,6 +1034,12 @@ def _specificity(concept: _Concept) -> tuple[bool, bool, int]:
     return (is_place(concept.folded), not concept.entity, common)
 
 
+def _inside_named_city(place: _Concept, concepts: list[_Concept]) -> bool:
+    city = places().get(place.folded)
+    return city is not None and city != place.folded and any(
+        c.folded.startswith(city) and c.folded != city for c in concepts)
+
+
 def _first_city(concepts: list[_Concept]) -> _Concept | None:
     """The first city a request names (高雄 of 高雄 機車 駕訓班 考照), which the core keeps: posts that
     say where are the ones the request wants. A country only says where (_is_country), and other
@@ -1043,7 +1049,9 @@ def _first_city(concepts: list[_Concept]) -> _Concept | None:
 
 def _core(concepts: list[_Concept]) -> list[_Concept]:
     """The most specific concepts, in the intent's order: the first city named, then names, then
-    the rarer words."""
+    the rarer words; not a place inside the city another concept's name begins with, which only
+    says where in it (愛河 of 高雄燈會 愛河)."""
+    concepts = [c for c in concepts if not _inside_named_city(c, concepts)] or concepts
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
     city = _first_city(concepts)

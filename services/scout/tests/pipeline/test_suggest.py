@@ -664,3 +664,9 @@ def test_a_thing_the_member_does_not_want_is_not_the_topic_anywhere() -> None:
     terms = suggest_terms("最近常聽到一風堂出新的季節限定，想看吃過的人的評價，那個叫一風堂的樂團就不用了",
                           AliasLexicon.parse("一風堂 | Ippudo\n"))
     assert terms[0] == "一風堂"
+
+
+def test_a_place_inside_the_city_a_name_begins_with_only_says_where() -> None:
+    # 駁二 lies in 高雄, which 高雄燈會 begins with: the festival is searched without it.
+    terms = suggest_terms("高雄燈會 駁二 攤位", AliasLexicon.parse("高雄燈會 | 高雄燈會藝術節\n"))
+    assert "高雄燈會" in terms and not any("駁二" in t for t in terms[1:])
