@@ -421,7 +421,9 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以), and one
         # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
         # the rest asks about.
-        per_piece = [p for p in per_piece if not _aside(p, folded)] or per_piece
+        question = _clause_start(folded, max(_question(folded), 0))
+        asking = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
+        per_piece = [p for p in per_piece if not _aside(p, folded, asking)] or per_piece
         # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
         named = [c for p in per_piece for c in p]
         per_piece = _only(per_piece, lambda c: not _unwanted(c, named, folded)) or per_piece
@@ -505,11 +507,13 @@ def _option(concept: _Concept, folded: str) -> bool:
                                  or span[0] > 0 and folded[span[0] - 1] in _OPTION_MARKS)
 
 
-def _aside(piece: list[_Concept], folded: str) -> bool:
+def _aside(piece: list[_Concept], folded: str, asking: int) -> bool:
     """Whether a stretch is first named in a clause that says what else would do (it ends 也可以,
-    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…); folded."""
+    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…), from the
+    sentence that asks (`asking`) on; folded. The story's sentences before it only tell (金馬奇幻影展
+    氣氛更好)."""
     span = _span(piece[0], folded) if piece else None
-    return span is not None and _aside_clause(_clause_at(folded, span[0]))
+    return span is not None and span[0] >= asking and _aside_clause(_clause_at(folded, span[0]))
 
 
 def _unwanted(concept: _Concept, concepts: list[_Concept], folded: str) -> bool:

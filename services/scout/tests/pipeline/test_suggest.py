@@ -670,3 +670,10 @@ def test_a_place_inside_the_city_a_name_begins_with_only_says_where() -> None:
     # 駁二 lies in 高雄, which 高雄燈會 begins with: the festival is searched without it.
     terms = suggest_terms("高雄燈會 駁二 攤位", AliasLexicon.parse("高雄燈會 | 高雄燈會藝術節\n"))
     assert "高雄燈會" in terms and not any("駁二" in t for t in terms[1:])
+
+
+def test_a_story_sentence_that_ends_like_an_extra_only_tells() -> None:
+    # 「…的氣氛更好」 in the story compares; only from the sentence that asks does 更好 add what else would do.
+    lexicon = AliasLexicon.parse("高雄電影節 | Kaohsiung Film Festival\n台北電影節 | Taipei Film Festival\n")
+    terms = suggest_terms("去年跑了台北電影節，朋友說高雄電影節的氣氛更好。想看大家分享高雄電影節的心得", lexicon)
+    assert terms[0] == "高雄電影節" and not any("台北" in t for t in terms)
