@@ -480,6 +480,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                     lambda *_: []),
     "proposals: a question naming nothing asks about the story's last name": ("scout.pipeline.suggest", "_last_told",
                                                                              lambda *_: []),
+    "proposals: a pointer at a line of work points back at the last work named": ("scout.pipeline.suggest", "_last_kind",
+                                                                                 lambda *_: []),
     "proposals: the question is the first asking clause that begins a sentence": ("scout.pipeline.suggest",
                                                                                  "_begins_sentence", lambda *_: False),
     "proposals: what a pronoun or a pointer points back at": ("scout.pipeline.suggest", "_from_person",

@@ -70,6 +70,10 @@ _STORY_END = re.compile(r"[。！!]")
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请|聊|读)|请问")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
+# A pointer back at a line of work (folded): 這行, 這份工作, 這個產業.
+_KIND_POINTER = re.compile(r"这(?:一)?(?:行(?!程)|份工作|个工作|个职业|个产业|个行业)")
+# Last characters of the work one does or is (folded): 聽力師, 救護員, 鎖匠, 水電工.
+_WORKER_ENDINGS = frozenset("师员匠工手")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款.
@@ -587,7 +591,10 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
             return per_piece
         return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
     named = _own_names(asked, given, folded, question)
-    if not named and not pointer and not any(is_place(c.folded) for _, c in in_question):
+    kind = _KIND_POINTER.search(folded, sentence)
+    if not named and kind:
+        named = _last_kind(story, per_piece, starts, folded, kind)
+    elif not named and not pointer and not any(is_place(c.folded) for _, c in in_question):
         named = _last_told(story, per_piece, starts, given, folded, aliases)
     after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
@@ -628,6 +635,15 @@ def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
     first_title = next((at for at, c in told if c.folded in titled), len(folded))
     return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
             or any(c.folded in title for title in titled)][-1:]
+
+
+def _last_kind(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int],
+               folded: str, kind: re.Match[str]) -> list[tuple[int, _Concept]]:
+    """What a pointer at a line of work (這行, 這份工作, 這個產業) points back at: the last work one
+    does or is that the story names before it (「遇到一位很有耐心的聽力師…開始好奇這份工作」: 聽力師)."""
+    told = [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
+            if start >= 0 and any(c is s for s in story) and len(c.folded) >= 2 and c.folded[-1] in _WORKER_ENDINGS]
+    return [(at, c) for at, c in told if at < kind.start()][-1:]
 
 
 def _abbreviation(concept: _Concept, aliases: AliasLexicon) -> bool:

@@ -677,3 +677,10 @@ def test_a_story_sentence_that_ends_like_an_extra_only_tells() -> None:
     lexicon = AliasLexicon.parse("高雄電影節 | Kaohsiung Film Festival\n台北電影節 | Taipei Film Festival\n")
     terms = suggest_terms("去年跑了台北電影節，朋友說高雄電影節的氣氛更好。想看大家分享高雄電影節的心得", lexicon)
     assert terms[0] == "高雄電影節" and not any("台北" in t for t in terms)
+
+
+def test_a_pointer_at_a_line_of_work_points_back_at_the_last_work_the_story_names() -> None:
+    lexicon = AliasLexicon.parse("助聽器 | hearing aid\n")
+    terms = suggest_terms("帶外婆去配助聽器，遇到一位很細心的驗光師幫她調整，之後我一直很好奇這份工作。"
+                          "想了解這行的實際狀況，薪水跟國考都想知道", lexicon)
+    assert terms[0] == "驗光師" and not any("助聽器" in t for t in terms)
