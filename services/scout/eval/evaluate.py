@@ -468,6 +468,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what a request names again and again": ("scout.pipeline.suggest", "_repeated", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
+    "proposals: a two-character name across a common word's edge is none": (
+        "scout.pipeline.suggest", "_written_names", lambda aliases, folded: aliases.names_in(folded)),
     "proposals: a name that begins with a place kept whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
     "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
     "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),

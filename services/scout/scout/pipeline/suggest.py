@@ -109,7 +109,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
-    segmenter = Segmenter([*aliases.names_in(folded), *titles, *_lone_word(folded), *_beside_latin(intent),
+    segmenter = Segmenter([*_written_names(aliases, folded), *titles, *_lone_word(folded), *_beside_latin(intent),
                            *_in_characters(folded)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
@@ -274,6 +274,23 @@ def _alternatives(keywords: list[list[_Concept]], given: Callable[[_Concept], bo
         return named[i] == named[j] and (text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
                                          or any(len(c.folded) >= 2 and c.folded in b for c in keywords[i]))
     return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
+
+
+def _written_names(aliases: AliasLexicon, folded: str) -> list[str]:
+    """The lexicon's names the folded intent writes, less a name of two characters written only
+    across the edge of a common word (年改 of 去年改去, 都可 of 都可以); a longer name is seldom there
+    by chance (破地獄 of 看破地獄)."""
+    inside: set[int] = set()
+    at = 0
+    for token in text.base_cut(folded):
+        if len(token) >= 2 and glosses.common_word(token):
+            inside.update(range(at + 1, at + len(token)))
+        at += len(token)
+
+    def written(name: str) -> bool:
+        return len(name) != 2 or any(m.start() not in inside and m.end() not in inside
+                                     for m in re.finditer(re.escape(name), folded))
+    return [name for name in aliases.names_in(folded) if written(name)]
 
 
 def _lone_word(folded: str) -> list[str]:

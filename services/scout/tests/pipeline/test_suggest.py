@@ -684,3 +684,10 @@ def test_a_pointer_at_a_line_of_work_points_back_at_the_last_work_the_story_name
     terms = suggest_terms("帶外婆去配助聽器，遇到一位很細心的驗光師幫她調整，之後我一直很好奇這份工作。"
                           "想了解這行的實際狀況，薪水跟國考都想知道", lexicon)
     assert terms[0] == "驗光師" and not any("助聽器" in t for t in terms)
+
+
+def test_a_two_character_name_written_across_a_common_words_edge_is_no_name() -> None:
+    # 年改 of 去年改去: 去年 is a word of its own, and 年改 is not what the member wrote.
+    lexicon = AliasLexicon.parse("年改 | 年金改革\n墾丁 | Kenting\n")
+    terms = suggest_terms("前年去了墾丁，去年改去綠島。想看大家在綠島浮潛的心得", lexicon)
+    assert not any("年改" in t or "年金" in t for t in terms)
