@@ -644,11 +644,12 @@ def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
     story gives before it, where the member's story arrived (「鬥陣特攻玩了好幾年有點膩，朋友把我拉進
     漫威爭鋒…。想看大家現在的遊玩心得」: 漫威爭鋒); not an abbreviation the lexicon does not know,
     which is a common term (「…跟李昀銳的CP弄得好上頭」, 寶拉珍選的BHA), nor a person named after a
-    title in title marks, one of the work's people (「把《電話響起時》追完，劉演錫跟蔡秀彬的CP…」)."""
+    title in title marks, one of the work's people (「把《電話響起時》追完，劉演錫跟蔡秀彬的CP…」), nor
+    one of a list, an example (「…邀請紐西蘭、夏威夷、菲律賓這些國家的團體」)."""
     titled = frozenset(quoted_titles([folded]))
     told = [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
             if start >= 0 and any(c is s for s in story) and not is_place(c.folded) and given(c)
-            and not _abbreviation(c, aliases)]
+            and not _abbreviation(c, aliases) and not _option(c, folded)]
     first_title = next((at for at, c in told if c.folded in titled), len(folded))
     return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
             or any(c.folded in title for title in titled)][-1:]

@@ -691,3 +691,11 @@ def test_a_two_character_name_written_across_a_common_words_edge_is_no_name() ->
     lexicon = AliasLexicon.parse("年改 | 年金改革\n墾丁 | Kenting\n")
     terms = suggest_terms("前年去了墾丁，去年改去綠島。想看大家在綠島浮潛的心得", lexicon)
     assert not any("年改" in t or "年金" in t for t in terms)
+
+
+def test_the_story_names_in_a_list_are_examples_not_where_it_arrived() -> None:
+    lexicon = AliasLexicon.parse("火球祭 | Fireball Fest\n阿爆 | ABAO\n桑布伊 | Sangpuy\n"
+                                 "舒米恩 | Suming\n")
+    terms = suggest_terms("朋友說台東每年會辦一個火球祭，會邀請阿爆、桑布伊、舒米恩這些歌手來唱。"
+                          "想看去過的人分享心得", lexicon)
+    assert terms[0] == "火球祭" and not any("舒米恩" in t or "Suming" in t for t in terms)
