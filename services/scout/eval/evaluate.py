@@ -501,6 +501,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a name right before a person's says where the person works": ("scout.pipeline.suggest", "_affiliation",
                                                                            lambda *_: False),
     "proposals: a Chinese name beside a Latin one": ("scout.pipeline.suggest", "_beside_latin", lambda *_: []),
+    "proposals: a verb glued to a name the dictionary lacks cut off it": ("scout.pipeline.suggest", "_unglued",
+                                                                          lambda unit: unit),
     "proposals: a keyword that reads as a person's name whole": ("scout.pipeline.suggest", "_in_characters",
                                                                  lambda *_: []),
 }

@@ -956,6 +956,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
                 if is_year(unit) or (unit not in segmenter.words and (_is_time(unit) or _is_count(unit))):
                     continue
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
+            unit = unit if unit in segmenter.words else _unglued(unit)
             concepts.append(_Concept(folded=unit, entity=segmenter.is_entity(unit)))
     for concept in concepts:
         concept.names.append(text.original_spelling(concept.folded, [intent], keep_case=True))
@@ -991,6 +992,24 @@ def _parts(unit: str) -> list[str] | None:
         else:
             joined.append(part)
     return joined or None
+
+
+def _unglued(unit: str) -> str:
+    """A name the dictionary lacks without the verb before it or the verb and particles after it,
+    which the cut glued to it (聊 孫藝珍, 覺得 生技業, 普考 考完, 世壯運 辦得); what is left keeps
+    at least three characters, or two when the end is cut."""
+    if not text.has_cjk(unit) or text.dictionary_frequency(unit) or is_personal(unit):
+        return unit  # (a person's name may end in a verb's character: 李崇建)
+    words = text.base_cut(unit)
+    # A verb of one character only before a surname (聊 孫藝珍, not 托 嬰中心).
+    if len(words) > 1 and _doing(words[0]) and len("".join(words[1:])) >= 3 and (
+            len(words[0]) > 1 or (text.dictionary_tag(words[1]) or "").startswith("nr")
+            or is_personal("".join(words[1:]))):
+        words = words[1:]
+    while len(words) > 1 and len(words[-1]) == 1 and (text.dictionary_tag(words[-1]) or "")[:1] in "vu" \
+            and len("".join(words[:-1])) >= 2:
+        words = words[:-1]
+    return "".join(words)
 
 
 def _merged(concepts: list[_Concept], aliases: AliasLexicon) -> list[_Concept]:

@@ -699,3 +699,8 @@ def test_the_story_names_in_a_list_are_examples_not_where_it_arrived() -> None:
     terms = suggest_terms("朋友說台東每年會辦一個火球祭，會邀請阿爆、桑布伊、舒米恩這些歌手來唱。"
                           "想看去過的人分享心得", lexicon)
     assert terms[0] == "火球祭" and not any("舒米恩" in t or "Suming" in t for t in terms)
+
+
+def test_a_verb_the_cut_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
+    terms = suggest_terms("想看大家聊葉采薇，她的新書或以前的專欄都可以", AliasLexicon.parse(""))
+    assert terms[0] == "葉采薇"
