@@ -613,6 +613,10 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         named = _last_kind(story, per_piece, starts, folded, kind)
     elif not named and not pointer and not any(is_place(c.folded) for _, c in in_question):
         named = _last_told(story, per_piece, starts, given, folded, aliases)
+    elif not named and not pointer and not asked:
+        # A question that names a place and no thing asks about the place, a destination
+        # (「…山社學長一直說那個高山湖泊一定要去一次。想看大家爬嘉明湖的心得」: 嘉明湖).
+        named = [(at, c) for at, c in in_question if is_place(c.folded)]
     after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
             or any(given(s) and s.folded in after for s in things if not any(s is n for _, n in named)):

@@ -704,3 +704,10 @@ def test_the_story_names_in_a_list_are_examples_not_where_it_arrived() -> None:
 def test_a_verb_the_cut_glued_to_a_name_the_dictionary_lacks_is_cut_off() -> None:
     terms = suggest_terms("想看大家聊葉采薇，她的新書或以前的專欄都可以", AliasLexicon.parse(""))
     assert terms[0] == "葉采薇"
+
+
+def test_a_question_that_names_a_place_and_no_thing_asks_about_the_place() -> None:
+    lexicon = AliasLexicon.parse("合歡北峰 | 合歡山北峰\n雪山 | Xueshan\n")
+    terms = suggest_terms("第一座百岳是合歡北峰，後來又去了雪山。學長一直說台東那個高山湖泊一定要去一次。"
+                          "想看大家爬嘉明湖的心得", lexicon)
+    assert terms[0] == "嘉明湖" and not any("雪山" in t or "合歡" in t for t in terms)
