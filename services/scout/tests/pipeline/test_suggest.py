@@ -711,3 +711,10 @@ def test_a_question_that_names_a_place_and_no_thing_asks_about_the_place() -> No
     terms = suggest_terms("第一座百岳是合歡北峰，後來又去了雪山。學長一直說台東那個高山湖泊一定要去一次。"
                           "想看大家爬嘉明湖的心得", lexicon)
     assert terms[0] == "嘉明湖" and not any("雪山" in t or "合歡" in t for t in terms)
+
+
+def test_asking_for_leave_is_no_clause_that_asks_to_read() -> None:
+    # 想請假 is 請 of 請假: the question is 「想看大家分享…」.
+    terms = suggest("大學時去都柏林交換，每天去 Temple Bar 喝健力士。明年三月想請假去紐約或芝加哥，看那個全城穿綠色的節日。"
+                    "想看大家分享 St. Patrick's Day 的現場心得")
+    assert terms[0] == "St. Patrick's Day"
