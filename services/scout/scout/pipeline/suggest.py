@@ -764,8 +764,12 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
         return naming
     titled = frozenset(quoted_titles([folded]))
     to_person = _PERSON_POINTER.fullmatch(pointer.group(0)) is not None
+    # Without a title in marks before it, a pointer at a work points at the last name that is no
+    # person's (「借我玩了幾場鐵拳8…想看大家對這款的心得」).
+    marked = any(0 <= folded.find(title) < pointer.start() for title in titled)
     named = [(span[0], c) for p in naming for c in p
-             if given(c) and (_may_be_person(c, titled) if to_person else c.folded in titled)
+             if given(c) and (_may_be_person(c, titled) if to_person
+                              else c.folded in titled or not marked and not _may_be_person(c, titled))
              and (span := _span(c, folded)) and span[1] <= pointer.start()]
     if not named:
         return naming

@@ -718,3 +718,10 @@ def test_asking_for_leave_is_no_clause_that_asks_to_read() -> None:
     terms = suggest("大學時去都柏林交換，每天去 Temple Bar 喝健力士。明年三月想請假去紐約或芝加哥，看那個全城穿綠色的節日。"
                     "想看大家分享 St. Patrick's Day 的現場心得")
     assert terms[0] == "St. Patrick's Day"
+
+
+def test_a_pointer_at_a_work_without_titles_in_marks_points_at_the_last_name_that_is_no_persons() -> None:
+    lexicon = AliasLexicon.parse("拳皇 | King of Fighters\n瑪利歐賽車 | Mario Kart\n快打旋風6 | Street Fighter 6\n")
+    terms = suggest_terms("小時候在夜市的遊樂場玩拳皇，長大後都跟朋友玩瑪利歐賽車。今年同事午休帶 Switch 開打，借我玩了"
+                          "幾場快打旋風6，被連段打到懷疑人生也很開心。想看大家對這款的心得，新手角色推薦都可以", lexicon)
+    assert terms[0] == "快打旋風6" and not any("拳皇" in t or "瑪利歐" in t for t in terms)
