@@ -442,12 +442,11 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # A clause that ends 也可以 or 都可以 adds what else would do (華航長榮或虎航的都可以), and one
         # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
         # the rest asks about.
-        question = _clause_start(folded, max(_question(folded), 0))
-        asking = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
+        asking = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
         per_piece = [p for p in per_piece if not _aside(p, folded, asking)] or per_piece
         # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
-        named = [c for p in per_piece for c in p]
-        per_piece = _only(per_piece, lambda c: not _unwanted(c, named, folded)) or per_piece
+        unwanted = _unwanted_names([c for p in per_piece for c in p], folded)
+        per_piece = _only(per_piece, lambda c: c.folded not in unwanted) or per_piece
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -537,20 +536,20 @@ def _aside(piece: list[_Concept], folded: str, asking: int) -> bool:
     return span is not None and span[0] >= asking and _aside_clause(_clause_at(folded, span[0]))
 
 
-def _unwanted(concept: _Concept, concepts: list[_Concept], folded: str) -> bool:
-    """Whether a clause that says what the member does not want names nothing but things, among
-    them this one (彭政閔的就不用了, 松屋跟吉野家的就不用); not one that describes them, which names the
-    topic in another sense (那個叫一風堂的樂團就不用了)."""
+def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
+    """The things a clause of what the member does not want names when it names nothing else
+    (彭政閔的就不用了, 松屋跟吉野家的就不用); not those of one that describes them, which names the
+    topic in another sense (那個叫一風堂的樂團就不用了); folded."""
     names = sorted({c.folded for c in concepts}, key=len, reverse=True)
-    for clause in _CLAUSE.split(folded):
-        unwanted = _UNWANTED.search(clause.strip())
-        if concept.folded in clause and unwanted:
-            rest = clause.strip()[:unwanted.start()]
-            for name in names:
-                rest = rest.replace(name, "")
-            if not rest.strip(_JOINING):
-                return True
-    return False
+    unwanted: set[str] = set()
+    for clause in (clause.strip() for clause in _CLAUSE.split(folded)):
+        ending = _UNWANTED.search(clause)
+        rest = clause[:ending.start()] if ending else ""
+        for name in names:
+            rest = rest.replace(name, "")
+        if ending and not rest.strip(_JOINING):
+            unwanted.update(name for name in names if name in clause)
+    return unwanted
 
 
 def _aside_clause(clause: str) -> bool:
@@ -590,7 +589,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     asked = [(at, c) for at, c in in_question if not is_place(c.folded) and not _verb(c.folded)]
     question = _clause_start(folded, first)
     # A pronoun or a pointer in the question's sentence points back at the story.
-    sentence = max((m.end() for m in _STORY_END.finditer(folded, 0, question)), default=0)
+    sentence = _sentence_start(folded, question)
     pointer = _BACK.search(folded, sentence)
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
     told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
@@ -651,8 +650,7 @@ def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
     title in title marks, one of the work's people (「把《電話響起時》追完，劉演錫跟蔡秀彬的CP…」), nor
     one of a list, an example (「…邀請紐西蘭、夏威夷、菲律賓這些國家的團體」)."""
     titled = frozenset(quoted_titles([folded]))
-    told = [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
-            if start >= 0 and any(c is s for s in story) and not is_place(c.folded) and given(c)
+    told = [(at, c) for at, c in _told(story, per_piece, starts, folded) if not is_place(c.folded) and given(c)
             and not _abbreviation(c, aliases) and not _option(c, folded)]
     first_title = next((at for at, c in told if c.folded in titled), len(folded))
     return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
@@ -663,9 +661,15 @@ def _last_kind(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
                folded: str, kind: re.Match[str]) -> list[tuple[int, _Concept]]:
     """What a pointer at a line of work (這行, 這份工作, 這個產業) points back at: the last work one
     does or is that the story names before it (「遇到一位很有耐心的聽力師…開始好奇這份工作」: 聽力師)."""
-    told = [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
-            if start >= 0 and any(c is s for s in story) and len(c.folded) >= 2 and c.folded[-1] in _WORKER_ENDINGS]
-    return [(at, c) for at, c in told if at < kind.start()][-1:]
+    return [(at, c) for at, c in _told(story, per_piece, starts, folded)
+            if at < kind.start() and len(c.folded) >= 2 and c.folded[-1] in _WORKER_ENDINGS][-1:]
+
+
+def _told(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int],
+          folded: str) -> list[tuple[int, _Concept]]:
+    """The story's concepts, each with where the folded intent names it, in order."""
+    return [(max(folded.find(c.folded, start), start), c) for p, start in zip(per_piece, starts) for c in p
+            if start >= 0 and any(c is s for s in story)]
 
 
 def _abbreviation(concept: _Concept, aliases: AliasLexicon) -> bool:
@@ -686,6 +690,11 @@ def _question(folded: str) -> int:
 def _clause_start(folded: str, index: int) -> int:
     """Where the clause of this index begins in the folded intent."""
     return sum(len(clause) + 1 for clause in _CLAUSE.split(folded)[:index])
+
+
+def _sentence_start(folded: str, at: int) -> int:
+    """Where the sentence that holds a position of the folded intent begins."""
+    return max((m.end() for m in _STORY_END.finditer(folded, 0, at)), default=0)
 
 
 def _begins_sentence(mark: str) -> bool:
