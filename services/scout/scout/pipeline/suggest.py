@@ -110,7 +110,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
     segmenter = Segmenter([*_written_names(aliases, folded), *titles, *_lone_word(folded), *_beside_latin(intent),
-                           *_in_characters(folded)], titles)
+                           *_in_characters(folded), *_typed_first(intent)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -298,6 +298,18 @@ def _lone_word(folded: str) -> list[str]:
     dictionary files it under a function class (乖乖, the snack, as an adverb)."""
     words = text.base_cut(folded.strip())
     return words if len(words) == 1 and words[0] not in framing_words() else []
+
+
+def _typed_first(intent: str) -> list[str]:
+    """The first of several keywords, when the cut would set all of it aside as colloquial words
+    (人資 of 「人資 工作 心得」, 九日 of 「九日 Nine Sols 好玩嗎」): the member typed it first, the topic
+    whatever class the dictionary files it under; not a framing word."""
+    words = intent.split()
+    if len(words) < 2 or _SENTENCE_MARK.search(intent):
+        return []
+    first = text.fold(words[0])
+    return [first] if 2 <= len(first) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in first) \
+        and first not in framing_words() and not Segmenter([], []).pieces(first) else []
 
 
 def _in_characters(folded: str) -> list[str]:

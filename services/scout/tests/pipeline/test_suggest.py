@@ -725,3 +725,9 @@ def test_a_pointer_at_a_work_without_titles_in_marks_points_at_the_last_name_tha
     terms = suggest_terms("小時候在夜市的遊樂場玩拳皇，長大後都跟朋友玩瑪利歐賽車。今年同事午休帶 Switch 開打，借我玩了"
                           "幾場快打旋風6，被連段打到懷疑人生也很開心。想看大家對這款的心得，新手角色推薦都可以", lexicon)
     assert terms[0] == "快打旋風6" and not any("拳皇" in t or "瑪利歐" in t for t in terms)
+
+
+def test_the_first_keyword_is_the_topic_whatever_class_the_dictionary_files_it_under() -> None:
+    # The cut files 那些年 as colloquial words; typed first, it is the film.
+    assert suggest("那些年 電影 心得")[0] == "那些年 電影"
+    assert suggest("我們 韓劇 心得")[0] == "韓劇"
