@@ -731,3 +731,10 @@ def test_the_first_keyword_is_the_topic_whatever_class_the_dictionary_files_it_u
     # The cut files 那些年 as colloquial words; typed first, it is the film.
     assert suggest("那些年 電影 心得")[0] == "那些年 電影"
     assert suggest("我們 韓劇 心得")[0] == "韓劇"
+
+
+def test_asking_to_share_is_the_question() -> None:
+    # The story's 想試試 is no question: 求分享 asks.
+    terms = suggest("用了五年 iPhone，去年想試試 Android 換成三星，拍照普普。最近朋友拿 Pixel 10 拍夜景很清楚。"
+                    "求分享 Pixel 手機的使用心得，拍照跟電池都可以")
+    assert "Pixel" in terms[0] and not any("Android" in t or "三星" in t for t in terms)
