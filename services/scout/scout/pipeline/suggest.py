@@ -628,12 +628,19 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         # A question that names a place and no thing asks about the place, a destination
         # (「…山社學長一直說那個高山湖泊一定要去一次。想看大家爬嘉明湖的心得」: 嘉明湖).
         named = [(at, c) for at, c in in_question if is_place(c.folded)]
-    after = "，".join(clause for clause in clauses[ask:] if not _aside_clause(clause))
+    after = "，".join(phrase for phrase in _PHRASE.split(folded[_clause_start(folded, ask):]) if not _aside_clause(phrase))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
-            or any(given(s) and s.folded in after for s in things if not any(s is n for _, n in named)):
+            or any(given(s) and _named_apart(s.folded, after) for s in things if not any(s is n for _, n in named)):
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _named_apart(name: str, clauses: str) -> bool:
+    """Whether clauses name a thing other than as one of a list of examples (珍珠奶茶 of 「…的評價，
+    珍珠奶茶、其他飲料或餐點都想看」)."""
+    return any(not (clauses[m.end():m.end() + 1] in _OPTION_MARKS or m.start() > 0 and clauses[m.start() - 1] in _OPTION_MARKS)
+               for m in re.finditer(re.escape(name), clauses))
 
 
 def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,

@@ -738,3 +738,10 @@ def test_asking_to_share_is_the_question() -> None:
     terms = suggest("用了五年 iPhone，去年想試試 Android 換成三星，拍照普普。最近朋友拿 Pixel 10 拍夜景很清楚。"
                     "求分享 Pixel 手機的使用心得，拍照跟電池都可以")
     assert "Pixel" in terms[0] and not any("Android" in t or "三星" in t for t in terms)
+
+
+def test_a_story_name_listed_again_as_an_example_after_the_question_is_still_the_setting() -> None:
+    lexicon = AliasLexicon.parse("豆花 | 豆腐花\n清心福全 | 清心\n陳三鼎 | 青蛙撞奶\n")
+    terms = suggest_terms("我在高雄長大，大學到台北後都喝清心福全。上個月同事指定要吃豆花的老店，我們吵了半天是不是陳三鼎。"
+                          "最後去了台中那家。想知道大家對幸發亭的評價，豆花、其他甜品或冰品都想看。", lexicon)
+    assert terms[0] == "幸發亭" and not any("陳三鼎" in t or "清心" in t for t in terms)
