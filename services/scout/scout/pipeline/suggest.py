@@ -67,7 +67,7 @@ _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
-_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有")
+_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 # A pointer back at a line of work (folded): 這行, 這份工作, 這個產業.
@@ -702,7 +702,8 @@ def _question(folded: str) -> int:
     sentence, else the first; -1 when none does. A story may say what the member once wanted to see
     (「本來只是想看看神仙姐姐有沒有變老，結果…。想看大家對…的心得」)."""
     marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
-    asking = [i for i, clause in enumerate(_CLAUSE.split(folded)) if _READING.search(clause) and not _aside_clause(clause)]
+    asking = [i for i, clause in enumerate(_CLAUSE.split(folded))
+              if (reading := _READING.search(clause)) and "说" not in clause[:reading.start()] and not _aside_clause(clause)]
     return next((i for i in asking if _begins_sentence(marks[i])), asking[0] if asking else -1)
 
 

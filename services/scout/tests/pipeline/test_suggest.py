@@ -745,3 +745,16 @@ def test_a_story_name_listed_again_as_an_example_after_the_question_is_still_the
     terms = suggest_terms("我在高雄長大，大學到台北後都喝清心福全。上個月同事指定要吃豆花的老店，我們吵了半天是不是陳三鼎。"
                           "最後去了台中那家。想知道大家對幸發亭的評價，豆花、其他甜品或冰品都想看。", lexicon)
     assert terms[0] == "幸發亭" and not any("陳三鼎" in t or "清心" in t for t in terms)
+
+
+def test_what_someone_else_says_they_want_is_no_question() -> None:
+    lexicon = AliasLexicon.parse("周杰倫 | Jay Chou\n告五人 | Accusefive\n草東沒有派對 | 草東\n落日飛車 | Sunset Rollercoaster\n")
+    terms = suggest_terms("以前都聽周杰倫。室友說想聽新一點的就去聽告五人跟草東，我聽了兩張專輯。有沒有人也在聽落日飛車？"
+                          "想看大家推薦的歌", lexicon)
+    assert terms[0] == "落日飛車" and not any("告五人" in t or "草東" in t for t in terms)
+
+
+def test_wondering_what_everyone_thinks_asks_to_read() -> None:
+    terms = suggest("大學都在追 NBA，後來去日本交換又迷上 B.League，每週都去看主場。朋友說台灣現在的職籃也很熱鬧。"
+                    "好奇大家對 TPBL 這一季的看法，洋將跟主場氣氛都想看")
+    assert terms[0] == "TPBL"
