@@ -669,11 +669,26 @@ def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
     title in title marks, one of the work's people (「把《電話響起時》追完，劉演錫跟蔡秀彬的CP…」), nor
     one of a list, an example (「…邀請紐西蘭、夏威夷、菲律賓這些國家的團體」)."""
     titled = frozenset(quoted_titles([folded]))
-    told = [(at, c) for at, c in _told(story, per_piece, starts, folded) if not is_place(c.folded) and given(c)
-            and not _abbreviation(c, aliases) and not _option(c, folded)]
+    told = [(at, c) for at, c in _first_namings(_told(story, per_piece, starts, folded), aliases)
+            if not is_place(c.folded) and given(c) and not _abbreviation(c, aliases) and not _option(c, folded)]
     first_title = next((at for at, c in told if c.folded in titled), len(folded))
     return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
             or any(c.folded in title for title in titled)][-1:]
+
+
+def _first_namings(told: list[tuple[int, _Concept]], aliases: AliasLexicon) -> list[tuple[int, _Concept]]:
+    """The story's concepts less those naming by another name of the alias lexicon a thing it told
+    before: a comparison with an earlier thing is not where the story arrived (「…玩 Minecraft…看到
+    《泰拉瑞亞》…聽說跟麥塊很像」: 泰拉瑞亞). The same name again may begin a new title of a series
+    (三國無雙, then 《真‧三國無雙 起源》)."""
+    seen: set[str] = set()
+    first: list[tuple[int, _Concept]] = []
+    for at, concept in told:
+        others = {text.fold(n) for n in aliases.others(concept.folded)} - {concept.folded}
+        if not others & seen:
+            first.append((at, concept))
+        seen.add(concept.folded)
+    return first
 
 
 def _last_kind(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int],

@@ -758,3 +758,10 @@ def test_wondering_what_everyone_thinks_asks_to_read() -> None:
     terms = suggest("大學都在追 NBA，後來去日本交換又迷上 B.League，每週都去看主場。朋友說台灣現在的職籃也很熱鬧。"
                     "好奇大家對 TPBL 這一季的看法，洋將跟主場氣氛都想看")
     assert terms[0] == "TPBL"
+
+
+def test_a_thing_named_again_by_another_name_is_not_where_the_story_arrived() -> None:
+    lexicon = AliasLexicon.parse("絕地求生 | PUBG | 吃雞\n英雄聯盟 | LOL\n三角洲行動 | Delta Force\n")
+    terms = suggest_terms("大學宿舍每天跟室友玩 PUBG，後來又一起入坑英雄聯盟。最近在 Steam 看到《三角洲行動》免費，"
+                          "聽說跟吃雞很像但節奏更快。有沒有玩過的人可以分享新手怎麼開始？", lexicon)
+    assert terms[0] == "三角洲行動" and not any("PUBG" in t or "吃雞" in t for t in terms)
