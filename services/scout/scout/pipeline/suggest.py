@@ -149,7 +149,8 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
         # each beside the other keywords (碳權 碳費; 台北 台中 牙醫: 台北 牙醫, 台中 牙醫); keywords
         # unlike each other must all hold (外包 後端).
-        rest = [c for keyword in keywords if not any(keyword is a for a in alternatives) for c in keyword]
+        rest = [c for i, keyword in enumerate(keywords) if not any(keyword is a for a in alternatives)
+                and not _aspect_after(i, keyword, keywords, alternatives) for c in keyword]
         narrower = [" ".join(c.names[0] for c in [*keyword, *rest]) for keyword in alternatives]
     elif anchor is not None:
         others = [c for c in concepts if c is not anchor]
@@ -274,6 +275,15 @@ def _alternatives(keywords: list[list[_Concept]], given: Callable[[_Concept], bo
         return named[i] == named[j] and (text.has_cjk(a[0] + a[-1] + b[0] + b[-1]) and (a[0] == b[0] or a[-1] == b[-1])
                                          or any(len(c.folded) >= 2 and c.folded in b for c in keywords[i]))
     return [k for i, k in enumerate(keywords) if any(kin(i, j) for j in range(len(keywords)) if j != i)]
+
+
+def _aspect_after(i: int, keyword: list[_Concept], keywords: list[list[_Concept]],
+                  alternatives: list[list[_Concept]]) -> bool:
+    """A common word set apart after alternatives that are things, not places: what of them is asked
+    (薪水 of 護理師 專師 薪水), which only scores; after places it is the topic (台北 台中 牙醫)."""
+    last = max(k for k, kw in enumerate(keywords) if any(kw is a for a in alternatives))
+    return i > last and not any(is_place(c.folded) for a in alternatives for c in a) \
+        and all(is_common_word(c.folded) for c in keyword)
 
 
 def _written_names(aliases: AliasLexicon, folded: str) -> list[str]:

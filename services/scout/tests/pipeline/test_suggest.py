@@ -765,3 +765,10 @@ def test_a_thing_named_again_by_another_name_is_not_where_the_story_arrived() ->
     terms = suggest_terms("大學宿舍每天跟室友玩 PUBG，後來又一起入坑英雄聯盟。最近在 Steam 看到《三角洲行動》免費，"
                           "聽說跟吃雞很像但節奏更快。有沒有玩過的人可以分享新手怎麼開始？", lexicon)
     assert terms[0] == "三角洲行動" and not any("PUBG" in t or "吃雞" in t for t in terms)
+
+
+def test_a_common_word_after_alternatives_that_are_things_only_scores() -> None:
+    terms = suggest("調酒師 咖啡師 薪水")
+    assert "調酒師" in terms and "咖啡師" in terms
+    # After places, the common word is the topic each place qualifies.
+    assert suggest("台北 台中 牙醫")[1:3] == ["台北 牙醫", "台中 牙醫"]
