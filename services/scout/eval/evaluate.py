@@ -505,6 +505,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                           lambda unit: unit),
     "proposals: a keyword that reads as a person's name whole": ("scout.pipeline.suggest", "_in_characters",
                                                                  lambda *_: []),
+    "proposals: story things named again only in what is not wanted stay the setting": ("scout.pipeline.suggest",
+                                                                                        "_told_aside", lambda *_: []),
     "proposals: a common word after alternatives that are things only scores": ("scout.pipeline.suggest", "_aspect_after",
                                                                                 lambda *_: False),
     "proposals: a thing named again by another name is not where the story arrived": ("scout.pipeline.suggest",

@@ -627,7 +627,9 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         if pointer and pointer.start() < min(at for at, _, _ in again) or any(
                 given(s) and told.count(s.folded) >= often for s in things if not any(s is a for a in same)):
             return per_piece
-        return _only(per_piece, lambda c: not any(c is s for s in story) or any(c is a for a in same))
+        aside = _told_aside(story, per_piece, starts, folded, first)
+        return _only(per_piece, lambda c: (not any(c is s for s in story) or any(c is a for a in same))
+                     and not any(c is a for a in aside))
     named = _own_names(asked, given, folded, question)
     kind = _KIND_POINTER.search(folded, sentence)
     if not named and kind:
@@ -644,6 +646,18 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int], folded: str,
+                first: int) -> list[_Concept]:
+    """The things (not places) named again, after the question begins, in a clause of what else would
+    do or is not wanted, that the story told: they stay the setting (「…吃了王品，後來西堤也吃過…。想看吃過鬥牛士
+    的人分享，拿王品或西堤來比較的就不用了」)."""
+    told = {s.folded for s in story}
+    start = _clause_start(folded, first)
+    return [c for p, at in zip(per_piece, starts) if at >= start for c in p
+            if c.folded in told and not is_place(c.folded) and not any(c is s for s in story)
+            and _aside_clause(_clause_at(folded, folded.find(c.folded, at)))]
 
 
 def _named_apart(name: str, clauses: str) -> bool:

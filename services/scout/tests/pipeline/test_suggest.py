@@ -772,3 +772,11 @@ def test_a_common_word_after_alternatives_that_are_things_only_scores() -> None:
     assert "調酒師" in terms and "咖啡師" in terms
     # After places, the common word is the topic each place qualifies.
     assert suggest("台北 台中 牙醫")[1:3] == ["台北 牙醫", "台中 牙醫"]
+
+
+def test_story_names_named_again_only_in_what_is_not_wanted_stay_the_setting() -> None:
+    lexicon = AliasLexicon.parse("爭鮮 | Sushi Express\n藏壽司 | Kura Sushi\n壽司郎 | Sushiro\n")
+    terms = suggest_terms("大學時最常去吃爭鮮，出社會後藏壽司跟壽司郎也輪流吃過。這個月媽媽生日，家族群組裡有人推合點。"
+                          "想看最近吃過合點的人分享，必點、價位跟哪家分店比較好都可以，拿藏壽司或壽司郎來比較的就不用了。",
+                          lexicon)
+    assert terms[0] == "合點" and not any("藏壽司" in t or "壽司郎" in t for t in terms)
