@@ -650,14 +650,14 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
 
 def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int], folded: str,
                 first: int) -> list[_Concept]:
-    """The things (not places) named again, after the question begins, in a clause of what else would
-    do or is not wanted, that the story told: they stay the setting (「…吃了王品，後來西堤也吃過…。想看吃過鬥牛士
+    """The things (not places) named again, after the question begins, in a phrase of what else would
+    do or is not wanted (a list in it whole), that the story told: they stay the setting (「…吃了王品，後來西堤也吃過…。想看吃過鬥牛士
     的人分享，拿王品或西堤來比較的就不用了」)."""
     told = {s.folded for s in story}
     start = _clause_start(folded, first)
     return [c for p, at in zip(per_piece, starts) if at >= start for c in p
             if c.folded in told and not is_place(c.folded) and not any(c is s for s in story)
-            and _aside_clause(_clause_at(folded, folded.find(c.folded, at)))]
+            and _aside_clause(_clause_at(folded, folded.find(c.folded, at), _PHRASE))]
 
 
 def _named_apart(name: str, clauses: str) -> bool:
@@ -779,12 +779,13 @@ def _starts(per_piece: list[list[_Concept]], folded: str) -> list[int]:
     return starts
 
 
-def _clause_at(folded: str, at: int) -> str:
-    """The clause of the folded intent that holds a position ("" for -1)."""
+def _clause_at(folded: str, at: int, marks: re.Pattern[str] = _CLAUSE) -> str:
+    """The clause of the folded intent that holds a position ("" for -1), or the phrase where the
+    marks are _PHRASE (a list in it whole)."""
     if at < 0:
         return ""
-    start = max((m.end() for m in _CLAUSE.finditer(folded, 0, at)), default=0)
-    end = next(_CLAUSE.finditer(folded, at), None)
+    start = max((m.end() for m in marks.finditer(folded, 0, at)), default=0)
+    end = next(marks.finditer(folded, at), None)
     return folded[start:end.start() if end else len(folded)]
 
 

@@ -780,3 +780,8 @@ def test_story_names_named_again_only_in_what_is_not_wanted_stay_the_setting() -
                           "想看最近吃過合點的人分享，必點、價位跟哪家分店比較好都可以，拿藏壽司或壽司郎來比較的就不用了。",
                           lexicon)
     assert terms[0] == "合點" and not any("藏壽司" in t or "壽司郎" in t for t in terms)
+    # A list before the ending of what is not wanted is of that clause too.
+    terms = suggest_terms("大學時最常去吃爭鮮，出社會後藏壽司跟壽司郎也輪流吃過。這個月媽媽生日，家族群組裡有人推合點。"
+                          "想看最近吃過合點的人分享，必點、價位跟哪家分店比較好都可以，只比藏壽司跟壽司郎、沒講合點的就不用了。",
+                          lexicon)
+    assert terms[0] == "合點" and not any("藏壽司" in t or "壽司郎" in t for t in terms)
