@@ -509,6 +509,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                                         "_told_aside", lambda *_: []),
     "proposals: a common word after alternatives that are things only scores": ("scout.pipeline.suggest", "_aspect_after",
                                                                                 lambda *_: False),
+    "proposals: a platform between 在 and 上 is not where the story arrived": ("scout.pipeline.suggest", "_venue",
+                                                                            lambda *_: False),
     "proposals: a thing named again by another name is not where the story arrived": ("scout.pipeline.suggest",
                                                                                       "_first_namings", lambda told, _: told),
     "proposals: a story name listed again as an example is still the setting": ("scout.pipeline.suggest", "_named_apart",

@@ -694,7 +694,8 @@ def _last_told(story: list[_Concept], per_piece: list[list[_Concept]], starts: l
     one of a list, an example (「…邀請紐西蘭、夏威夷、菲律賓這些國家的團體」)."""
     titled = frozenset(quoted_titles([folded]))
     told = [(at, c) for at, c in _first_namings(_told(story, per_piece, starts, folded), aliases)
-            if not is_place(c.folded) and given(c) and not _abbreviation(c, aliases) and not _option(c, folded)]
+            if not is_place(c.folded) and given(c) and not _abbreviation(c, aliases) and not _option(c, folded)
+            and not _venue(c, at, folded)]
     first_title = next((at for at, c in told if c.folded in titled), len(folded))
     return [(at, c) for at, c in told if at < first_title or not _may_be_person(c, titled)
             or any(c.folded in title for title in titled)][-1:]
@@ -713,6 +714,12 @@ def _first_namings(told: list[tuple[int, _Concept]], aliases: AliasLexicon) -> l
             first.append((at, concept))
         seen.add(concept.folded)
     return first
+
+
+def _venue(concept: _Concept, at: int, folded: str) -> bool:
+    """Whether the folded intent names a concept at `at` as where something is, between 在 and 上
+    (在Steam上很紅, 在 YouTube 上看到): a platform, not what the story tells of."""
+    return folded[:at].rstrip().endswith("在") and folded[at + len(concept.folded):].lstrip().startswith("上")
 
 
 def _last_kind(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int],

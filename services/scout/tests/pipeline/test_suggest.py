@@ -785,3 +785,10 @@ def test_story_names_named_again_only_in_what_is_not_wanted_stay_the_setting() -
                           "想看最近吃過合點的人分享，必點、價位跟哪家分店比較好都可以，只比藏壽司跟壽司郎、沒講合點的就不用了。",
                           lexicon)
     assert terms[0] == "合點" and not any("藏壽司" in t or "壽司郎" in t for t in terms)
+
+
+def test_a_platform_between_zai_and_shang_is_not_where_the_story_arrived() -> None:
+    lexicon = AliasLexicon.parse("星露谷物語 | Stardew Valley\n")
+    terms = suggest_terms("以前只玩手遊，室友推我入坑《星露谷物語》。最近朋友說有一款養成遊戲叫 Palia，聽說在 Steam 上很紅。"
+                          "想看大家的遊玩心得", lexicon)
+    assert terms[0] == "Palia" and not any("Steam" in t for t in terms)
