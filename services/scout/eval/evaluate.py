@@ -509,6 +509,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                                                         "_told_aside", lambda *_: []),
     "proposals: a common word after alternatives that are things only scores": ("scout.pipeline.suggest", "_aspect_after",
                                                                                 lambda *_: False),
+    "proposals: a question's place and common things after a story of names": ("scout.pipeline.suggest", "_asked_there",
+                                                                               lambda *_: []),
     "proposals: a platform between 在 and 上 is not where the story arrived": ("scout.pipeline.suggest", "_venue",
                                                                             lambda *_: False),
     "proposals: a thing named again by another name is not where the story arrived": ("scout.pipeline.suggest",

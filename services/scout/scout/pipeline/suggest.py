@@ -640,12 +640,22 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         # A question that names a place and no thing asks about the place, a destination
         # (「…山社學長一直說那個高山湖泊一定要去一次。想看大家爬嘉明湖的心得」: 嘉明湖).
         named = [(at, c) for at, c in in_question if is_place(c.folded)]
+    elif not named and not pointer:
+        named = _asked_there(in_question, things, given, folded, question)
     after = "，".join(phrase for phrase in _PHRASE.split(folded[_clause_start(folded, ask):]) if not _aside_clause(phrase))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
             or any(given(s) and _named_apart(s.folded, after) for s in things if not any(s is n for _, n in named)):
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _asked_there(in_question: list[tuple[int, _Concept]], things: list[_Concept], given: Callable[[_Concept], bool],
+                 folded: str, question: int) -> list[tuple[int, _Concept]]:
+    """What a question naming a place and common things asks about, after a story told in sentences
+    that gives names of its own: those things there (「…每次都吃一蘭跟敘敘苑。…想看大家推薦埔里的美食」:
+    埔里 美食); none when the story gives no name."""
+    return in_question if _STORY_END.search(folded, 0, question) and any(given(s) for s in things) else []
 
 
 def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int], folded: str,

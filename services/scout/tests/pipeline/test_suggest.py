@@ -792,3 +792,10 @@ def test_a_platform_between_zai_and_shang_is_not_where_the_story_arrived() -> No
     terms = suggest_terms("以前只玩手遊，室友推我入坑《星露谷物語》。最近朋友說有一款養成遊戲叫 Palia，聽說在 Steam 上很紅。"
                           "想看大家的遊玩心得", lexicon)
     assert terms[0] == "Palia" and not any("Steam" in t for t in terms)
+
+
+def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> None:
+    lexicon = AliasLexicon.parse("一蘭 | Ichiran\n敘敘苑 | Jojoen\n")
+    terms = suggest_terms("以前去日本都只跑東京，每次都吃一蘭跟敘敘苑。這次帶爸媽回南投玩，想在埔里停一個下午。"
+                          "想看大家推薦埔里的美食，小吃或甜點都可以", lexicon)
+    assert terms[0] == "埔里 美食" and not any("一蘭" in t for t in terms)
