@@ -66,7 +66,8 @@ _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场
 _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件)")
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
-# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問.
+# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問, 求分享,
+# 有沒有, 好奇大家.
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
@@ -312,7 +313,7 @@ def _lone_word(folded: str) -> list[str]:
 
 def _typed_first(intent: str) -> list[str]:
     """The first of several keywords, when the cut would set all of it aside as colloquial words
-    (人資 of 「人資 工作 心得」, 九日 of 「九日 Nine Sols 好玩嗎」): the member typed it first, the topic
+    (人資 of 「人資 工作 心得」, 那些年 of 「那些年 電影 心得」): the member typed it first, the topic
     whatever class the dictionary files it under; not a framing word."""
     words = intent.split()
     if len(words) < 2 or _SENTENCE_MARK.search(intent):
@@ -660,9 +661,9 @@ def _asked_there(in_question: list[tuple[int, _Concept]], things: list[_Concept]
 
 def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: list[int], folded: str,
                 first: int) -> list[_Concept]:
-    """The things (not places) named again, after the question begins, in a phrase of what else would
-    do or is not wanted (a list in it whole), that the story told: they stay the setting (「…吃了王品，後來西堤也吃過…。想看吃過鬥牛士
-    的人分享，拿王品或西堤來比較的就不用了」)."""
+    """The things (not places) the story told that are named again, after the question begins, in a
+    phrase of what else would do or is not wanted (a list in it whole): they stay the setting
+    (「…吃了王品，後來西堤也吃過…。想看吃過鬥牛士的人分享，拿王品或西堤來比較的就不用了」)."""
     told = {s.folded for s in story}
     start = _clause_start(folded, first)
     return [c for p, at in zip(per_piece, starts) if at >= start for c in p
@@ -673,7 +674,8 @@ def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: 
 def _named_apart(name: str, clauses: str) -> bool:
     """Whether clauses name a thing other than as one of a list of examples (珍珠奶茶 of 「…的評價，
     珍珠奶茶、其他飲料或餐點都想看」)."""
-    return any(not (clauses[m.end():m.end() + 1] in _OPTION_MARKS or m.start() > 0 and clauses[m.start() - 1] in _OPTION_MARKS)
+    return any(not (clauses[m.end():m.end() + 1] in _OPTION_MARKS
+                    or m.start() > 0 and clauses[m.start() - 1] in _OPTION_MARKS)
                for m in re.finditer(re.escape(name), clauses))
 
 
