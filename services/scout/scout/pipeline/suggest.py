@@ -546,8 +546,13 @@ def _option(concept: _Concept, folded: str) -> bool:
     """A name in a list of options (長榮、華航或星宇; 巨蛋或世運): one of the examples of what a
     sentence asks about, not the thing it asks about."""
     span = _span(concept, folded)
-    return span is not None and (folded[span[1]:span[1] + 1] in _OPTION_MARKS
-                                 or span[0] > 0 and folded[span[0] - 1] in _OPTION_MARKS)
+    return span is not None and _in_list(folded, *span)
+
+
+def _in_list(written: str, start: int, end: int) -> bool:
+    """Whether what is written from `start` to `end` is one of a list: a mark of options (、, 或) right
+    before or after it."""
+    return written[end:end + 1] in _OPTION_MARKS or start > 0 and written[start - 1] in _OPTION_MARKS
 
 
 def _aside(piece: list[_Concept], folded: str, asking: int) -> bool:
@@ -674,9 +679,7 @@ def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: 
 def _named_apart(name: str, clauses: str) -> bool:
     """Whether clauses name a thing other than as one of a list of examples (珍珠奶茶 of 「…的評價，
     珍珠奶茶、其他飲料或餐點都想看」)."""
-    return any(not (clauses[m.end():m.end() + 1] in _OPTION_MARKS
-                    or m.start() > 0 and clauses[m.start() - 1] in _OPTION_MARKS)
-               for m in re.finditer(re.escape(name), clauses))
+    return any(not _in_list(clauses, m.start(), m.end()) for m in re.finditer(re.escape(name), clauses))
 
 
 def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,
