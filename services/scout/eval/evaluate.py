@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–57.jsonl, written blind and each run unseen before it was opened.
+natural_blind.jsonl and natural_blind2–61.jsonl, written blind and each run unseen before it was opened.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -443,6 +443,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
         "scout.pipeline.signature.concepts", "_searched_with", lambda concept, reading, place: reading.names(concept)),
     "signature: a name with a dot after each letter is the name without them": ("scout.pipeline.signature.concepts",
                                                                                 "_undotted", lambda _: None),
+    "signature: a name's beginning before its head is its short name": ("scout.pipeline.signature.concepts",
+                                                                         "_before_head", lambda *_: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),

@@ -120,6 +120,11 @@ def dictionary_frequency(word: str) -> int:
     return _base().FREQ.get(word, 0)
 
 
+def begins_no_word(word: str) -> bool:
+    """Whether jieba's base dictionary knows no word that is or begins with `word` (柏捷頓, not 龍捲 of 龍捲風)."""
+    return word not in _base().FREQ
+
+
 def base_cut(folded: str) -> list[str]:
     """Dictionary-only segmentation (no HMM guesses), for taking an intent apart."""
     return _base().lcut(folded, HMM=False)

@@ -540,6 +540,16 @@ def test_a_shorter_spelling_that_drops_a_word_names_something_broader():
     assert judge.judge("澪香的新書我一天就看完了，後記好感人").accepted
 
 
+def test_a_name_s_beginning_no_dictionary_knows_before_its_head_is_its_short_name():
+    # Given a festival whose name is a town no dictionary knows before 音樂節
+    judge = Gate(build_signature("想看大家去薩爾茲堡音樂節的心得", ["薩爾茲堡音樂節", "Salzburg Festival"]))
+    # Then posts that write the town alone, as people do, name it
+    assert judge.judge("薩爾茲堡今年的歌劇票好難買，但卡司值得").accepted
+    # while a beginning of common words (大塊 of 大塊文化) or a longer word's start (龍捲 of 龍捲風暴) is no short name
+    assert text.fold("大塊") not in signature("大塊文化 新書", ["大塊文化"])[text.fold("大塊文化")][1]
+    assert text.fold("龍捲") not in signature("龍捲風暴 電影", ["龍捲風暴"])[text.fold("龍捲風暴")][1]
+
+
 def test_a_place_inside_a_city_stands_for_the_city():
     judge = Gate(build_signature("宜蘭 溫泉", ["宜蘭 溫泉"]))
     assert judge.judge("礁溪這間溫泉旅館的湯池好大，泡完好放鬆").accepted

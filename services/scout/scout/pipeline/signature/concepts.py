@@ -562,6 +562,7 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
     common concept is also met by its English senses (`glosses`), a name only by the English
     names the alias lexicon gives it."""
     for group in groups:
+        written_names = list(group.expressions)
         # Only a concept written in Chinese alone takes the dictionary's English senses: one the
         # member or the alias lexicon also spells in Latin letters is a name, whatever the
         # dictionary says (乖乖 with Kuai Kuai, a snack), or already has its English. A word the
@@ -607,6 +608,10 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 for name in _other_names(text.fold(word), group, names):
                     group.add_alias(name)
         if group.entity:
+            # A name the brief writes, read head last: its beginning before a word of the dictionary
+            # is posts' short name for it.
+            for short in filter(None, (_before_head(name, (names, words)) for name in written_names)):
+                group.add_alias(short)
             # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
             for given in filter(None, map(_given_name, list(group.expressions))):
                 group.add_alias(given)
@@ -683,6 +688,31 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
 # holder at a time, where a surname and a teacher, a doctor or a coach are many people.
 _OFFICES = tuple(text.fold(t) for t in (
     "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
+
+
+# A name's head after its beginning: a word of the dictionary, a number before it (24小時).
+_HEAD = re.compile(r"[0-9]*([\u4e00-\u9fff]{2,})")
+# The dictionary's tags of names: a name after a name is the rest of it (波特 of 哈利波特), no head.
+_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt"})
+
+
+def _before_head(expression: str, lexicons: tuple[AliasLexicon, ...]) -> str | None:
+    """A name's beginning that posts write alone for it, before its head: two characters or more
+    holding no common word and beginning no word of the dictionary, before a word of it, a number
+    before it or not (柏捷頓 of 柏捷頓家族, 格拉斯頓伯里 of 格拉斯頓伯里音樂節, 利曼 of 利曼24小時).
+    A beginning of common words (大塊 of 大塊文化, 世界咖啡 of 世界咖啡大師), of a longer word (龍捲 of
+    龍捲風暴, as in 龍捲風), a place (東港 of 東港迎王) or a thing the lexicons know (麥塊 of 麥塊電影,
+    台積電 of 台積電董事長: a title says whose) is something else."""
+    for end in range(2, len(expression) - 1):
+        short, head = expression[:end], _HEAD.fullmatch(expression, end)
+        if head and text.dictionary_frequency(head.group(1)) and text.dictionary_tag(head.group(1)) not in _NAME_TAGS \
+                and head.group(1) not in segment.titles() and not any(lexicon.others(short) for lexicon in lexicons) \
+                and all(map(text.has_cjk, short)) and text.begins_no_word(short) \
+                and not any(short[:stop] in places() for stop in range(2, end + 1)) and not any(
+                    text.dictionary_frequency(short[i:j]) >= ALIAS_MAX_FREQUENCY
+                    for i in range(end) for j in range(i + 2, end + 1)):
+            return short
+    return None
 
 
 def _given_name(expression: str) -> str | None:
