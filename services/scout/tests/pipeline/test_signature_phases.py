@@ -159,6 +159,14 @@ def test_a_name_in_the_other_script_names_the_whole_intent_piece_of_what_is_sear
     assert Gate(sig).judge("TotK 的究極手玩法真的太自由了，蓋車蓋到停不下來").accepted
 
 
+def test_a_name_alone_in_the_other_script_is_the_brief_s_only_name_in_that_script():
+    # Given a musical searched with its kind, and its Chinese name searched on its own
+    sig = build_signature("Wicked 音樂劇 觀後感", ["Wicked 音樂劇", "女巫前傳"])
+    # Then the Chinese name is the Latin one, and the name alone is enough, as that search found it
+    assert text.fold("女巫前傳") in signature("Wicked 音樂劇 觀後感", ["Wicked 音樂劇", "女巫前傳"])["wicked"][1]
+    assert Gate(sig).judge("倫敦看了 Wicked，Defying Gravity 那段全場起立").accepted
+
+
 # ---------------------------------------------------------------- phases 4–5: alternatives, required
 
 def test_a_name_and_its_nickname_are_one_group_of_alternatives():

@@ -476,7 +476,15 @@ def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
         heard = [g for g in left_out if any(romanize.transliterates(e, w) for w in word.split(" ") for e in g.expressions)]
         if len(heard) == 1:
             return heard
+        return _only_name_in_script(word, left_out)
     return []
+
+
+def _only_name_in_script(word: str, left_out: list[ConceptGroup]) -> list[ConceptGroup]:
+    """A name searched on its own, in the other script than the brief's only name in that script,
+    is that name (漢密爾頓 for Hamilton, beside 音樂劇)."""
+    foreign = [g for g in left_out if g.entity and _scripts_differ(word, g.expression)]
+    return foreign if len(foreign) == 1 else []
 
 
 def _written_together(groups: list[ConceptGroup], readings: list[TermReading]) -> bool:
