@@ -457,6 +457,15 @@ def test_a_term_meeting_a_concept_by_a_part_of_it_names_a_thing_written_whole():
     assert judge.judge("昨天看了 F1 新加坡站，維斯塔潘又贏了").reason == OFF_TOPIC
 
 
+def test_a_stretch_meeting_a_concept_by_its_head_beside_a_word_of_its_own_is_another_kind_of_it():
+    # 藍牙耳機 meets 降噪耳機 only by 耳機, beside 藍牙: the member's other kind of earphones
+    sig = build_signature("通勤 降噪耳機 心得", ["通勤 降噪耳機", "通勤 藍牙耳機"])
+    assert text.fold("藍牙耳機") in next(g for g in sig.groups if g.expression == text.fold("降噪耳機")).expressions
+    judge = Gate(sig)
+    assert judge.judge("通勤戴藍牙耳機聽 podcast，捷運上也聽得清楚").accepted
+    assert judge.judge("藍牙喇叭放在浴室邊洗澡邊聽歌").reason == OFF_TOPIC
+
+
 def test_a_word_beside_a_named_concept_is_not_another_name_of_a_known_thing():
     # Netflix's names are known: 韓劇 and 宋慧喬 only refine the work the terms all name
     sig = build_signature("Netflix 的《黑暗榮耀》", ["黑暗榮耀 Netflix", "黑暗榮耀 韓劇", "宋慧喬 黑暗榮耀"])

@@ -435,7 +435,24 @@ def assign_own_words(groups: list[ConceptGroup], readings: list[TermReading],
             # words of its own names a thing of its own, written whole: 城鎮韌性演習, F1：狂速飆風.
             for group in {id(g): g for _, hit in reading.hits for g in hit}.values():
                 group.add_alias(" ".join(reading.units))
+        elif refines:
+            for run, group in _runs_of_a_kind(reading, refinements):
+                group.add_alias("".join(run))
     return list(dict.fromkeys(refinements))
+
+
+def _runs_of_a_kind(reading: TermReading, refinements: list[str]) -> Iterator[tuple[tuple[str, ...], ConceptGroup]]:
+    """Each stretch of a term written without a space that meets one group only by its head,
+    beside a word of its own: another kind of that thing, the member's alternative to it (行動電源
+    of 「露營 行動電源」 beside 儲能電源)."""
+    for run in reading.runs:
+        hit = [(unit, groups) for unit, groups in reading.hits if unit in run]
+        if len(run) < 2 or len(hit) != 1 or len(hit[0][1]) != 1 or run[-1] != hit[0][0] \
+                or not all(unit in refinements for unit in run[:-1]):
+            continue
+        unit, (group,) = hit[0]
+        if unit not in group.expressions and group.expression.endswith(unit):
+            yield run, group
 
 
 def _stands_for(word: str, left_out: list[ConceptGroup], name_term: bool,
