@@ -434,6 +434,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
     "gate: a name as often something else ranks lower": ("scout.pipeline.gate", "_ambiguous", lambda *_: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
+    "gate: a broader word searched on its own, weakly": ("scout.pipeline.gate", "_broader_search", lambda *_: False),
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
     "ranking: how a post is written": ("scout.pipeline.rank", "_shape", lambda *_: 0.0),
     "cut: a character cut off the next noun": ("scout.pipeline.signature.segment", "_cut_late", lambda *_: False),

@@ -328,6 +328,14 @@ def _says_something(folded: str) -> float:
     return SAYS_SOMETHING * min(len(_CONTENT_CHAR.findall(folded)), SAYS_SOMETHING_CHARS) / SAYS_SOMETHING_CHARS
 
 
+def _broader_search(whole: str, signature: TopicSignature) -> bool:
+    """A term of one Chinese word the member searched on its own that only spells a required concept
+    shorter, leaving a word of it out (地勤 of 航空地勤, 拉麵 of 素食拉麵): it names something broader,
+    which the member still asked to see when the run is short."""
+    return text.has_cjk(whole) and len(whole) >= 2 and not any(whole in g.expressions for g in signature.groups) \
+        and any(whole in e for g in signature.required for e in g.expressions if text.has_cjk(e))
+
+
 def _own_searches(signature: TopicSignature) -> frozenset[str]:
     """The terms that name none of the intent's concepts: the member's own searches of the topic by
     another name (燃油車鬥魂 for MF Ghost, 科教館 for 科學類的展覽), each found whole."""
@@ -417,7 +425,8 @@ class Gate:
         self._own_searches = _own_searches(signature)
         self._whole_terms = [(term, whole) for term in signature.written[1:]
                              if _specific_whole(whole := text.fold(term).replace(" ", ""))
-                             or (term in self._own_searches and _content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1)]
+                             or (term in self._own_searches and _content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1)
+                             or _broader_search(whole, signature)]
         # Latin words of the brief the member only ever capitalized (Decathlon, GEM), see _only_lowercase.
         latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))
         self._capitalized = frozenset(w.lower() for w in latin if not w.islower() and w.lower() in signature.words) \

@@ -446,6 +446,15 @@ def test_narrow_single_concept_searches_are_alternatives_within_the_request_s_pl
     assert judge.judge("足底筋膜炎在高雄復健了兩個月，終於可以走路不痛").reason == OFF_TOPIC
 
 
+def test_a_broader_word_searched_on_its_own_only_makes_up_a_shortfall():
+    # Given a trade searched whole and by its shorter word on its own
+    judge = gate("想了解當機場塔台管制員的心得", ["塔台管制員", "管制員"])
+    # Then a post writing the shorter word is eligible, weakly: after every post on the trade itself
+    verdict = judge.judge("管制員輪夜班真的很傷身，但薪水穩定")
+    assert verdict.accepted and verdict.weak
+    assert not judge.judge("塔台管制員輪夜班真的很傷身，但薪水穩定").weak
+
+
 def test_a_term_that_names_none_of_the_intent_s_concepts_is_a_search_of_its_own():
     # The member searched two museums by name beside the request's own words.
     judge = gate("想找台北適合帶小孩看的展覽，最好是互動的科學類", ["科教館", "天文館", "台北 親子 展覽"])
