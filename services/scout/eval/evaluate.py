@@ -471,6 +471,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: the thing before a generic head": ("scout.pipeline.suggest", "_before_generic_head", lambda *_: None),
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
+    "proposals: an asking word before people asks for no thing": ("scout.pipeline.suggest", "_asks_for_people",
+                                                                  lambda clause, cue: clause.find(cue + "人") >= 0),
     "proposals: what the member wants to become": ("scout.pipeline.suggest", "_BECOMING", re.compile(r"(?!)")),
     "proposals: what a request names again and again": ("scout.pipeline.suggest", "_repeated", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),

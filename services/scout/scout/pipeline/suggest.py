@@ -43,6 +43,8 @@ _YEAR_BESIDE = re.compile(r"^(?:19|20)\d\d\s*(?=\D)|(?<=\D)\s*(?:19|20)\d\d$")
 # What a clause that asks for a thing starts its object with (folded; not 想看 or 想知道, which
 # ask about a topic, where the words after 的 say what of it), and where clauses end.
 _ASKING = ("找", "推荐", "求", "有没有", "请问")
+# Who a request may ask for instead of a thing (folded): 有沒有人, 找大家聊, 找各位.
+_PEOPLE = ("人", "大家", "各位", "网友", "同好", "过来人")
 # Wanting to become something (folded): 想當, 想去當, 想轉行當.
 _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
@@ -975,7 +977,7 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
         end = start + len(clause)
         # The asking opens the clause, after framing and places only (not 推薦 of 攤位推薦); 有沒有人
         # asks for people who know of the topic, not for a thing.
-        cue = min((clause.find(c) + len(c) for c in _ASKING if c in clause and c + "人" not in clause
+        cue = min((clause.find(c) + len(c) for c in _ASKING if c in clause and not _asks_for_people(clause, c)
                    and not things(start, start + clause.find(c))), default=-1)
         if (become := _BECOMING.search(clause)) and (cue < 0 or become.end() < cue):
             # What the member wants to become is what they ask about, whatever they say before it
@@ -991,6 +993,13 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
             return None
         start = end + 1
     return None
+
+
+def _asks_for_people(clause: str, cue: str) -> bool:
+    """Whether an asking word asks for people who know of the topic, not for a thing: 有沒有人,
+    找大家聊, 找去過的人分享 (folded)."""
+    after = clause[clause.find(cue) + len(cue):]
+    return after.startswith(_PEOPLE) or "的人" in after
 
 
 def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:

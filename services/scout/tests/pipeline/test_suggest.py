@@ -204,6 +204,8 @@ def test_a_request_for_a_thing_searches_what_it_asks_for_not_the_setting() -> No
     # 推薦 after a thing (攤位推薦) and 有沒有人 ask for no thing: the thing named first stays the topic.
     assert not any("試喝" in term for term in suggest("今年南港的咖啡展有人去嗎？想看攤位推薦跟試喝心得"))
     assert suggest("有沒有人在討論今年台北馬拉松的報名跟路線？")[0] == suggest("台北馬拉松")[0]
+    # Nor does 找 before the people asked (找大家聊, 找…的人): what they talk about is the topic.
+    assert suggest("想找大家聊眷村菜的故事跟回憶")[0] == "眷村菜"
 
 
 def test_when_a_request_is_made_for_is_framing_and_an_article_before_one_word_is_part_of_a_title() -> None:
