@@ -389,9 +389,11 @@ def _common_name(concept: _Concept, marked: list[str]) -> bool:
 
 
 def _english_words(concept: _Concept) -> bool:
-    """Latin words the member wrote in lower case, each an English word (offer, pocket)."""
+    """Latin words the member wrote in lower case, each an English word (offer, pocket) or an
+    abbreviation of two letters (mm, kg)."""
     written = concept.names[0]
-    return written.islower() and all(w.isalpha() and glosses.english_word(w) for w in concept.folded.split())
+    return written.islower() and all(w.isalpha() and (glosses.english_word(w) or len(w) <= 2)
+                                     for w in concept.folded.split())
 
 
 def _unmistakable(concept: _Concept) -> bool:

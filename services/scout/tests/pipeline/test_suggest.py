@@ -562,6 +562,8 @@ def test_an_english_word_in_lower_case_is_not_the_name_a_sentence_is_about() -> 
     proposed = suggest("拿到竹科的offer了，下個月報到，想在竹北或新竹東區租房")
     assert "offer" not in proposed
     assert suggest("想看大家對Netflix新劇的評價")[1] == "Netflix"
+    # nor is an abbreviation of two lower-case letters, a measure (幾 mm)
+    assert names_none(suggest("有沒有人分享在小琉球浮潛的經驗？要穿幾 mm 的防寒衣都想知道"), "mm")
 
 
 def test_what_the_member_wants_to_become_is_the_topic_not_what_they_say_before_it() -> None:
