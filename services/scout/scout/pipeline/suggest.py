@@ -627,7 +627,8 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
     # Each story thing the question names again, with where the question names it.
     again = [(at, s, c) for s in things for at, c in asked
-             if _same_word(c.folded, s.folded) or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
+             if (_same_word(c.folded, s.folded) and not _placed_otherwise(folded.find(c.folded, at), c, s, folded))
+             or c.folded in {text.fold(n) for n in aliases.others(s.folded)}]
     if again:
         same = [s for _, s, _ in again]
         # How often the member names it: by the shorter of the story's and the question's words, or
@@ -658,6 +659,14 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _placed_otherwise(at: int, asked: _Concept, told: _Concept, folded: str) -> bool:
+    """Whether the question writes the end of a story's name (at, in the folded intent) right after
+    a place that name does not begin with: another one of that kind (桃園電影節 after 高雄電影節)."""
+    return told.folded.endswith(asked.folded) and told.folded != asked.folded and any(
+        is_place(folded[at - length:at]) and not told.folded.startswith(folded[at - length:at])
+        for length in (2, 3) if at >= length)
 
 
 def _asked_there(in_question: list[tuple[int, _Concept]], things: list[_Concept], given: Callable[[_Concept], bool],

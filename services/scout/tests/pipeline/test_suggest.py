@@ -631,6 +631,12 @@ def test_a_name_the_story_gives_and_the_asking_clause_gives_again_is_the_topic()
     assert terms[0].startswith("蕭敬騰") and names_none(terms, "林宥嘉", "Yoga")
 
 
+def test_the_end_of_a_story_s_name_after_another_place_is_another_one_of_that_kind() -> None:
+    # 新竹 電影節 after the story's 高雄電影節: another festival, not the story's named again
+    terms = suggest("每年都會去台北電影節，去年也專程去了高雄電影節一次。今年搬到新竹工作，想看大家去新竹電影節的心得，選片推薦都可以。")
+    assert "新竹" in terms[0] and names_none(terms, "高雄")
+
+
 def test_a_question_that_names_nothing_of_its_own_asks_about_the_last_name_the_story_gives() -> None:
     lexicon = AliasLexicon.parse("寶可夢 | Pokemon\n幻獸帕魯 | Palworld\n黑暗榮耀 | The Glory\n宋慧喬 | Song Hye-kyo\n"
                                  "林智妍 | Lim Ji-yeon")
