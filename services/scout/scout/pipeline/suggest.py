@@ -69,8 +69,8 @@ _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問, 求分享,
-# 有沒有, 好奇大家.
-_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家")
+# 有沒有, 好奇大家, or that opens with 好奇 (not 「…很好奇」, which tells).
+_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家|^好奇")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 # A pointer back at a line of work (folded): 這行, 這份工作, 這個產業.

@@ -773,6 +773,10 @@ def test_wondering_what_everyone_thinks_asks_to_read() -> None:
     terms = suggest("大學都在追 NBA，後來去日本交換又迷上 B.League，每週都去看主場。朋友說台灣現在的職籃也很熱鬧。"
                     "好奇大家對 TPBL 這一季的看法，洋將跟主場氣氛都想看")
     assert terms[0] == "TPBL"
+    # So does a clause that opens with 好奇, after a story and another clause of wanting to ask
+    terms = suggest("以前在墾丁考了潛水執照，常看 Discovery 的鯊魚節目，但我想問的不是那種。"
+                    "好奇在台灣當潛水教練能不能養活自己，收入跟證照都想看。")
+    assert terms[0].startswith("潛水") and names_none(terms, "Discovery")
 
 
 def test_a_thing_named_again_by_another_name_is_not_where_the_story_arrived() -> None:
