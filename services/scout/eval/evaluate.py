@@ -472,6 +472,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: the end of a story's name after another place is another one": ("scout.pipeline.suggest",
                                                                                "_placed_otherwise", lambda *_: False),
+    "proposals: a trade typed as a keyword is one word": ("scout.pipeline.suggest", "_typed_whole", lambda *_: []),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: an asking word before people asks for no thing": ("scout.pipeline.suggest", "_asks_for_people",
                                                                   lambda clause, cue: clause.find(cue + "人") >= 0),

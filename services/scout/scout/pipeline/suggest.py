@@ -77,6 +77,8 @@ _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 _KIND_POINTER = re.compile(r"这(?:一)?(?:行(?!程)|份工作|个工作|个职业|个产业|个行业)")
 # Last characters of the work one does or is (folded): 聽力師, 救護員, 鎖匠, 水電工.
 _WORKER_ENDINGS = frozenset("师员匠工手")
+# Last characters of a trade (folded): the worker's, and 家 of 插畫家, 作家.
+_TRADE_ENDINGS = _WORKER_ENDINGS | {"家"}
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款.
@@ -113,7 +115,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
     folded = text.fold(intent)
     segmenter = Segmenter([*_written_names(aliases, folded), *titles, *_lone_word(folded), *_beside_latin(intent),
-                           *_in_characters(folded), *_typed_first(intent)], titles)
+                           *_in_characters(folded), *_typed_first(intent), *_typed_whole(intent)], titles)
     pieces = segmenter.pieces(intent)
     if not pieces:
         raise NoTopicEvidence("the intent names no topic once colloquial words are set aside")
@@ -323,6 +325,16 @@ def _typed_first(intent: str) -> list[str]:
     first = text.fold(words[0])
     return [first] if 2 <= len(first) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in first) \
         and first not in framing_words() and not Segmenter([], []).pieces(first) else []
+
+
+def _typed_whole(intent: str) -> list[str]:
+    """A trade of three characters the member set apart as a keyword, which the cut reads as a lone
+    character, which it drops, before a worker (插 畫家 of 插畫家, 製 琴師 of 製琴師): one word as typed."""
+    words = intent.split()
+    if len(words) < 2 or _SENTENCE_MARK.search(intent):
+        return []
+    return [word for word in map(text.fold, words) if len(word) == 3 and all(text.has_cjk(ch) for ch in word)
+            and [len(token) for token in text.base_cut(word)] == [1, 2] and word[-1] in _TRADE_ENDINGS]
 
 
 def _in_characters(folded: str) -> list[str]:

@@ -748,6 +748,11 @@ def test_the_first_keyword_is_the_topic_whatever_class_the_dictionary_files_it_u
     assert suggest("我們 韓劇 心得")[0] == "韓劇"
 
 
+def test_a_trade_typed_as_a_keyword_keeps_the_character_the_cut_would_drop() -> None:
+    # The cut reads 修 琴師: the keyword typed is the piano tuner's trade, not any 琴師.
+    assert suggest("修琴師 入行 收入")[0].startswith("修琴師")
+
+
 def test_asking_to_share_is_the_question() -> None:
     # The story's 想試試 is no question: 求分享 asks.
     terms = suggest("用了五年 iPhone，去年想試試 Android 換成三星，拍照普普。最近朋友拿 Pixel 10 拍夜景很清楚。"
