@@ -423,9 +423,10 @@ class Gate:
         # What each term searches; a term whose words only refine the topic searches nothing of its own.
         self._searched = [term for term in signature.terms if term]
         self._own_searches = _own_searches(signature)
+        # A term of its own is counted as written, each Latin word apart (Edinburgh Fringe is two).
         self._whole_terms = [(term, whole) for term in signature.written[1:]
                              if _specific_whole(whole := text.fold(term).replace(" ", ""))
-                             or (term in self._own_searches and _content_chars(whole) >= WHOLE_TERM_MIN_CHARS - 1)
+                             or (term in self._own_searches and _content_chars(text.fold(term)) >= WHOLE_TERM_MIN_CHARS - 1)
                              or _broader_search(whole, signature)]
         # Latin words of the brief the member only ever capitalized (Decathlon, GEM), see _only_lowercase.
         latin = re.findall(r"[A-Za-z]+", " ".join(signature.written))

@@ -463,6 +463,9 @@ def test_a_term_that_names_none_of_the_intent_s_concepts_is_a_search_of_its_own(
     assert verdict.accepted and not verdict.weak
     # A term that names the request's concepts still needs them all.
     assert judge.judge("台北的親子餐廳好多，週末都客滿").reason == OFF_TOPIC
+    # A name of two Latin words searched on its own is such a search too, each word counted.
+    judge = gate("想看大家聊大阪那個夏天的搖滾音樂祭", ["大阪 搖滾音樂祭", "Summer Sonic"])
+    assert judge.judge("Summer Sonic 今年卡司超強，熱到快中暑還是值得").accepted
 
 
 def test_a_place_only_the_intent_names_is_the_setting_not_the_asked_place():
