@@ -450,6 +450,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
         "scout.pipeline.signature.concepts", "_only_name_in_script", lambda *_: []),
     "signature: a term's stretch meeting a concept by its head is another kind of it": (
         "scout.pipeline.signature.concepts", "_runs_of_a_kind", lambda *_: iter(())),
+    "signature: a Latin name without its article": ("scout.pipeline.signature.concepts", "_without_article",
+                                                    lambda _: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),

@@ -567,6 +567,11 @@ def test_a_name_s_beginning_no_dictionary_knows_before_its_head_is_its_short_nam
     assert text.fold("龍捲") not in signature("龍捲風暴 電影", ["龍捲風暴"])[text.fold("龍捲風暴")][1]
 
 
+def test_a_latin_name_after_the_is_written_without_it_unless_one_english_word_is_left():
+    assert "witcher" in signature("The Witcher 第四季", ["The Witcher"])["the witcher"][1]
+    assert "boys" not in signature("The Boys 第五季", ["The Boys"])["the boys"][1]
+
+
 def test_a_place_inside_a_city_stands_for_the_city():
     judge = Gate(build_signature("宜蘭 溫泉", ["宜蘭 溫泉"]))
     assert judge.judge("礁溪這間溫泉旅館的湯池好大，泡完好放鬆").accepted

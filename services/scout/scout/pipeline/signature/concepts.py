@@ -633,6 +633,8 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
                 for name in _other_names(text.fold(word), group, names):
                     group.add_alias(name)
         if group.entity:
+            for short in filter(None, map(_without_article, written_names)):
+                group.add_alias(short)
             # A name the brief writes, read head last: its beginning before a word of the dictionary
             # is posts' short name for it.
             for short in filter(None, (_before_head(name, (names, words)) for name in written_names)):
@@ -738,6 +740,13 @@ def _before_head(expression: str, lexicons: tuple[AliasLexicon, ...]) -> str | N
                     for i in range(end) for j in range(i + 2, end + 1)):
             return short
     return None
+
+
+def _without_article(expression: str) -> str | None:
+    """A Latin name after "the", as posts write it without (sims of the sims); not when what is
+    left is one English word (boys of the boys)."""
+    rest = expression[4:] if expression.startswith("the ") and expression.isascii() else ""
+    return rest if rest and not glosses.one_english_word(rest) else None
 
 
 def _given_name(expression: str) -> str | None:
