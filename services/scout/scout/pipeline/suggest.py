@@ -79,6 +79,8 @@ _KIND_POINTER = re.compile(r"这(?:一)?(?:行(?!程)|份工作|个工作|个职
 _WORKER_ENDINGS = frozenset("师员匠工手")
 # Last characters of a trade (folded): the worker's, and 家 of 插畫家, 作家.
 _TRADE_ENDINGS = _WORKER_ENDINGS | {"家"}
+# A name of one letter before a number of two digits or more (A24), not a code (5G, 4K).
+_LETTER_NUMBER = re.compile(r"[a-z][0-9]{2,}")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款.
@@ -1030,8 +1032,10 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     as 5G), or a person's name the intent gives a title or form of address (黃瑽寧 of 黃瑽寧醫師).
     Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
-    # IU, not 5G nor an English word written in lower case (拿到offer)
-    latin = not text.has_cjk(folded) and sum(ch.isalpha() for ch in folded) >= 2 and not _english_words(concept)
+    # IU or A24 (a letter before a number of two digits or more), not 5G nor an English word written
+    # in lower case (拿到offer)
+    latin = not text.has_cjk(folded) and (sum(ch.isalpha() for ch in folded) >= 2 or bool(_LETTER_NUMBER.fullmatch(folded))) \
+        and not _english_words(concept)
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or bears_title(folded) and any(
         folded + title in intent for title in titles())
 

@@ -562,6 +562,9 @@ def test_an_english_word_in_lower_case_is_not_the_name_a_sentence_is_about() -> 
     proposed = suggest("拿到竹科的offer了，下個月報到，想在竹北或新竹東區租房")
     assert "offer" not in proposed
     assert suggest("想看大家對Netflix新劇的評價")[1] == "Netflix"
+    # A letter before a number of two digits or more is a name (A24), not a code such as 5G
+    assert suggest("以前在電影社放映過很多獨立片，最近朋友說那家公司又出了新片和周邊。好奇大家怎麼聊 A24 的新片或周邊，"
+                   "片單推薦都可以")[0] == "A24"
     # nor is an abbreviation of two lower-case letters, a measure (幾 mm)
     assert names_none(suggest("有沒有人分享在小琉球浮潛的經驗？要穿幾 mm 的防寒衣都想知道"), "mm")
 
