@@ -317,12 +317,18 @@ def _lone_word(folded: str) -> list[str]:
     return words if len(words) == 1 and words[0] not in framing_words() else []
 
 
+def _typed_keywords(intent: str) -> list[str]:
+    """The keywords of a request typed as several words set apart; none for a sentence."""
+    words = intent.split()
+    return words if len(words) >= 2 and not _SENTENCE_MARK.search(intent) else []
+
+
 def _typed_first(intent: str) -> list[str]:
     """The first of several keywords, when the cut would set all of it aside as colloquial words
     (人資 of 「人資 工作 心得」, 那些年 of 「那些年 電影 心得」): the member typed it first, the topic
     whatever class the dictionary files it under; not a framing word."""
-    words = intent.split()
-    if len(words) < 2 or _SENTENCE_MARK.search(intent):
+    words = _typed_keywords(intent)
+    if not words:
         return []
     first = text.fold(words[0])
     return [first] if 2 <= len(first) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in first) \
@@ -332,10 +338,7 @@ def _typed_first(intent: str) -> list[str]:
 def _typed_whole(intent: str) -> list[str]:
     """A trade of three characters the member set apart as a keyword, which the cut reads as a lone
     character, which it drops, before a worker (插 畫家 of 插畫家, 製 琴師 of 製琴師): one word as typed."""
-    words = intent.split()
-    if len(words) < 2 or _SENTENCE_MARK.search(intent):
-        return []
-    return [word for word in map(text.fold, words) if len(word) == 3 and all(text.has_cjk(ch) for ch in word)
+    return [word for word in map(text.fold, _typed_keywords(intent)) if len(word) == 3 and all(text.has_cjk(ch) for ch in word)
             and [len(token) for token in text.base_cut(word)] == [1, 2] and word[-1] in _TRADE_ENDINGS]
 
 
