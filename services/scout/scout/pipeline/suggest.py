@@ -230,15 +230,16 @@ def _once(term: str) -> str:
 
 def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:
     """What a request searches apart: each concept of a sentence, or each keyword the member set
-    apart with spaces, with its concepts (親子餐廳 is one keyword, 親子 and 餐廳 of it both needed),
-    less a generic head that only says what kind of thing the keyword before it is (工程師 of 外包
+    apart with spaces, with its concepts (親子餐廳 is one keyword, 親子 and 餐廳 of it both needed;
+    Nine Sols one keyword though two words), less a generic head that only says what kind of thing the keyword before it is (工程師 of 外包
     後端 工程師)."""
     if framed:
         return [[c] for c in concepts]
+    folded = text.fold(intent)
     keywords: list[list[_Concept]] = []
-    for word in intent.split():
-        folded = text.fold(word)
-        own = [c for c in concepts if c.folded in folded]
+    for word in re.finditer(r"\S+", folded):
+        # A name of several Latin words (Nine Sols) belongs to the keyword it begins in.
+        own = [c for c in concepts if any(word.start() <= m.start() < word.end() for m in re.finditer(re.escape(c.folded), folded))]
         if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
             keywords.append(own)
     return keywords

@@ -409,6 +409,12 @@ def test_keywords_giving_names_apart_are_about_the_first_and_one_written_as_one_
     assert all("Z-A" in term for term in terms)
 
 
+def test_a_latin_name_of_several_words_is_one_keyword() -> None:
+    # The Latin name is the second keyword, so the first, a common word, is searched alone too.
+    terms = suggest("光與影 Clair Obscur 評價")
+    assert "光與影" in terms and "Clair Obscur" in terms
+
+
 def test_a_search_needing_every_concept_also_searches_the_most_specific_with_its_places() -> None:
     assert suggest("台中 空污 小孩")[:2] == ["台中 空污 小孩", "台中 空污"]
     # A number is never the thing searched alone (魷魚遊戲3).
