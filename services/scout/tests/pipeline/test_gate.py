@@ -89,6 +89,14 @@ def test_traditional_and_simplified_variants_match():
     assert judge.judge("写数据库课程作业的时候，无线鼠标又没电了").accepted
 
 
+def test_japanese_forms_of_characters_match_the_chinese_ones():
+    judge = gate("想看大家聊澤村拓一", ["澤村拓一"])
+    assert judge.judge("沢村拓一今天在東京巨蛋又登板了，球速還是很快").accepted
+    # 芸 is also a Chinese word of its own (rue), so it is not read as 藝.
+    judge = gate("想看大家聊吳芸的新書", ["吳芸"])
+    assert not judge.judge("吳藝最近在忙什麼").accepted
+
+
 @pytest.mark.parametrize("body, reason", [
     ("", NOISE_EMPTY),
     ("   \n ", NOISE_EMPTY),
