@@ -81,6 +81,8 @@ _WORKER_ENDINGS = frozenset("师员匠工手")
 _TRADE_ENDINGS = _WORKER_ENDINGS | {"家"}
 # A name of one letter before a number of two digits or more (A24), not a code (5G, 4K).
 _LETTER_NUMBER = re.compile(r"[a-z][0-9]{2,}")
+# What people tell, after whose it is (folded): 設計師的分享, 醫師的看法.
+_TELLING = ("分享", "看法", "意见", "说法", "建议")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款.
@@ -496,7 +498,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
-        per_piece = _past_story(per_piece, folded, given, aliases)
+        per_piece = _past_story(per_piece, intent, given, aliases)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
@@ -608,7 +610,7 @@ def _aside_clause(clause: str) -> bool:
     return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
 
 
-def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool],
+def _past_story(per_piece: list[list[_Concept]], intent: str, given: Callable[[_Concept], bool],
                 aliases: AliasLexicon) -> list[list[_Concept]]:
     """The stretches less the story told before the first clause that asks to read (想看, 想了解),
     when that clause names again a thing the story told, or a part of it, or by another name, and no
@@ -618,6 +620,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     that thing (VICTOR beside 球拍). A story told in sentences of their own, then a question that
     names things of its own, the story's names nowhere after it: the question's names, and where,
     are the topic (「…以前都在宿舍看鄧肯…。想看大家對溫班亞瑪的討論」: 溫班亞瑪)."""
+    folded = text.fold(intent)
     clauses = _CLAUSE.split(folded)
     ask = _question(folded)
     if ask <= 0:
@@ -643,6 +646,18 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
     pointer = _BACK.search(folded, sentence)
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
     told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
+    worker = _worker_asked(per_piece, folded, question, given)
+    if worker is not None and not (pointer and pointer.start() < question):
+        # A question about a line of work names the worker, one thing however the dictionary cuts
+        # it (救護技術員, 商業攝影師): the jobs and names the story tells are the setting
+        # (「…在醫院藥局待了三年…學姊在 CRO 公司…。想看大家分享救護技術員的工作心得」).
+        whole = "".join(c.folded for c in worker)
+        # The worker's own word of three characters or more is how many posts name it too (保育員
+        # of 動物園保育員, 烘豆師 of 專職烘豆師).
+        head = worker[-1]
+        own = [head.names[0]] if len(head.folded) >= 3 else []
+        trade = _Concept(whole, False, [text.original_spelling(whole, [intent]), *own]) if len(worker) > 1 else head
+        return [[trade], *([c] for _, c in in_question if is_place(c.folded))]
     # Each story thing the question names again, with where the question names it.
     again = [(at, s, c) for s in things for at, c in asked
              if (_same_word(c.folded, s.folded) and not _placed_otherwise(folded.find(c.folded, at), c, s, folded))
@@ -677,6 +692,34 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, given: Callable[[_
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
+                  given: Callable[[_Concept], bool]) -> list[_Concept] | None:
+    """The first stretch of the question's sentence that names a worker as what is asked about: it
+    ends in the work one does or is (技術員, 攝影師, 老師), three characters at least with the words
+    before it (not 專員 alone), gives no name (not 黃瑽寧醫師, a person), and comes after 當 or 做
+    or before 的 or a pointer at the line of work (當體育老師的, 救護技術員的工作心得, 修復師這行);
+    not the people a question asks to tell (想看現職剪輯師分享, 網拍設計師的看法), nor one of a list or of a clause
+    of what else would do (算命師、塔羅師的收入, 老闆或設計師的分享都想看), nor one whose field the
+    story names before (學美髮…美髮設計師這行: the field, named again and again, is the topic)."""
+    end = m.start() if (m := _STORY_END.search(folded, question)) else len(folded)
+
+    def at(piece: list[_Concept]) -> int:
+        """Where the question writes the stretch as what it asks about, its words in a row; -1 elsewhere."""
+        written = "".join(c.folded for c in piece)
+        start = folded.find(written, question)
+        after = start + len(written)
+        asked = start > 0 and folded[start - 1] in _ROLE or _KIND_POINTER.match(folded, after) is not None \
+            or folded.startswith("的", after) and not folded.startswith(_TELLING, after + 1)
+        return start if question <= start < end and asked and not _in_list(folded, start, after) \
+            and not _aside_clause(_clause_at(folded, start)) else -1
+    workers = [(found, piece) for piece in per_piece
+               if piece and piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"}
+               and not (len(piece) > 1 and piece[0].folded in folded[:question])
+               and sum(len(c.folded) for c in piece) >= 3 and not any(given(c) for c in piece)
+               and (found := at(piece)) >= 0]
+    return min(workers, key=lambda w: w[0])[1] if workers else None
 
 
 def _placed_otherwise(at: int, asked: _Concept, told: _Concept, folded: str) -> bool:

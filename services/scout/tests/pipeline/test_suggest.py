@@ -409,6 +409,20 @@ def test_keywords_giving_names_apart_are_about_the_first_and_one_written_as_one_
     assert all("Z-A" in term for term in terms)
 
 
+def test_a_question_about_a_line_of_work_is_about_the_worker_not_the_story() -> None:
+    terms = suggest("之前在 Uber Eats 跑了兩年外送，後來去 momo 的倉庫打工。最近想找穩定一點的工作，"
+                    "想看大家分享物流理貨員的工作心得，薪水跟體力負擔都想知道。")
+    assert terms[0] == "物流理貨員" and "理貨員" in terms
+    assert not any("momo" in term or "Uber" in term for term in terms)
+    # The worker is one thing however the dictionary cuts it: where the keeper works is no topic alone.
+    terms = suggest("高中就愛看 Discovery，大學念獸醫系，實習時在動物醫院幫忙。最近想轉行當動物園保育員，"
+                    "想知道當保育員的真實心得，薪水跟工時怎麼樣？")
+    assert "保育員" in terms and "動物園" not in terms
+    # The people a question asks to tell are not what it asks about.
+    terms = suggest("我用 ASUS 筆電剪片快一年。最近常當機，想看電腦維修師的看法，ASUS 的售後跟保固到底好不好。")
+    assert terms[0] == "ASUS" and names_none(terms, "維修師")
+
+
 def test_a_latin_name_of_several_words_is_one_keyword() -> None:
     # The Latin name is the second keyword, so the first, a common word, is searched alone too.
     terms = suggest("光與影 Clair Obscur 評價")
