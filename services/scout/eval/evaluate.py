@@ -453,6 +453,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
         "scout.pipeline.signature.concepts", "_runs_of_a_kind", lambda *_: iter(())),
     "signature: a Latin name without its article": ("scout.pipeline.signature.concepts", "_without_article",
                                                     lambda _: None),
+    "signature: a name without the place it begins with": ("scout.pipeline.signature.concepts", "unplaced",
+                                                           lambda _: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
@@ -488,7 +490,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a two-character name across a common word's edge is none": (
         "scout.pipeline.suggest", "_written_names", lambda aliases, folded: aliases.names_in(folded)),
     "proposals: a name that begins with a place kept whole": ("scout.pipeline.suggest", "_place_led", lambda concepts, *_: concepts),
-    "proposals: a name without its place": ("scout.pipeline.suggest", "_unplaced", lambda *_: None),
+    "proposals: a name without its place": ("scout.pipeline.suggest", "unplaced", lambda *_: None),
     "proposals: the thing before what is done": ("scout.pipeline.suggest", "_verb", lambda *_: False),
     "proposals: the clauses that ask first": ("scout.pipeline.suggest", "_in_asking_clause", lambda *_: False),
     "proposals: names of the statements before the asking are the setting": ("scout.pipeline.suggest", "_past_setting",

@@ -157,6 +157,16 @@ def is_place(folded: str) -> bool:
     return folded in places() or text.dictionary_tag(folded) == "ns" and not glosses.common_word(folded)
 
 
+def unplaced(folded: str) -> str | None:
+    """A name without the place it begins with (雪燈之路 of 小樽雪燈之路), when what is left is no
+    word of the dictionary (not 馬拉松 of 台北馬拉松)."""
+    for cut in range(len(folded) - 2, 1, -1):
+        if is_place(folded[:cut]):
+            rest = folded[cut:]
+            return rest if text.dictionary_frequency(rest) < text.NAME_MAX_FREQUENCY else None
+    return None
+
+
 def is_district(word: str) -> bool:
     """A place's bare name that `places.txt` only lists with its suffix, being an everyday word too
     (三重 of 三重區): in a brief, written by the member, it names the place."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from scout.brief import MAX_TERMS
 from scout.pipeline import glosses, text
-from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places
+from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (KIND_ENDINGS, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
@@ -132,10 +132,10 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         if not is_place(concept.folded):
             for name in aliases.others(concept.folded):
                 concept.add(name)
-            if concept.names[1:] and (unplaced := _unplaced(concept.folded)):
+            if concept.names[1:] and (without_place := unplaced(concept.folded)):
                 # Posts name a thing of the lexicon without the place it begins with (美食展 of
                 # 台灣美食展, not 馬拉松 of 台北馬拉松).
-                concept.add(text.original_spelling(unplaced, [intent], keep_case=True))
+                concept.add(text.original_spelling(without_place, [intent], keep_case=True))
             thing = _before_generic_head(concept.folded)
             if thing:
                 # A generic head only says what kind of thing it is: posts name the thing without it
@@ -1023,15 +1023,6 @@ def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> 
             merged.append(concepts[start])
         start = end
     return merged
-
-
-def _unplaced(folded: str) -> str | None:
-    """A name without the place it begins with, when what is left is no common word."""
-    for cut in range(len(folded) - 2, 1, -1):
-        if is_place(folded[:cut]):
-            rest = folded[cut:]
-            return rest if text.dictionary_frequency(rest) < NAME_MAX_FREQUENCY else None
-    return None
 
 
 def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:

@@ -46,6 +46,8 @@ _ASCII_WORD = re.compile(r"^[a-z0-9][a-z0-9.+#&'_-]*$")
 # Each word of jieba's dictionary and each prefix of one → (frequency, part-of-speech tag); a
 # prefix that is no word has frequency 0 and no tag, as in jieba's own table.
 _RECORD = "<i4s"
+# A word the dictionary barely knows may be a name (證嚴 of 證嚴法師); one it knows is a common word (插花).
+NAME_MAX_FREQUENCY = 10
 # Frequency given to a signature's words: high enough that jieba keeps them whole.
 _SIGNATURE_WORD_FREQ = 50_000
 

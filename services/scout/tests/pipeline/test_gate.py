@@ -89,6 +89,14 @@ def test_traditional_and_simplified_variants_match():
     assert judge.judge("写数据库课程作业的时候，无线鼠标又没电了").accepted
 
 
+def test_a_name_that_begins_with_a_place_is_also_written_without_it():
+    judge = gate("想看大家去京都祇園祭的心得", ["京都祇園祭"])
+    assert judge.judge("祇園祭的山鉾巡行今年人超多，熱到快中暑").accepted
+    # Not a number left alone (101 of 台北101).
+    judge = gate("想看台北101跨年的心得", ["台北101 跨年"])
+    assert not judge.judge("101 忠犬跨年派對好好玩").accepted
+
+
 def test_japanese_forms_of_characters_match_the_chinese_ones():
     judge = gate("想看大家聊澤村拓一", ["澤村拓一"])
     assert judge.judge("沢村拓一今天在東京巨蛋又登板了，球速還是很快").accepted

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from scout.pipeline import glosses, romanize, text
-from scout.pipeline.aliases import AliasLexicon, is_district, is_place, places
+from scout.pipeline.aliases import AliasLexicon, is_district, is_place, places, unplaced
 from scout.pipeline.signature.model import ConceptGroup
 from scout.pipeline.signature import segment
 from scout.pipeline.signature.segment import Piece, Segmenter
@@ -639,6 +639,11 @@ def widen(groups: list[ConceptGroup], names: AliasLexicon, words: AliasLexicon) 
             # is posts' short name for it.
             for short in filter(None, (_before_head(name, (names, words)) for name in written_names)):
                 group.add_alias(short)
+            # A name that begins with a place, without it: posts there leave it unsaid (雪燈之路 of
+            # 小樽雪燈之路); three characters at least, no number (not 101 of 台北101).
+            for short in filter(None, map(unplaced, written_names)):
+                if len(short) >= 3 and all(map(text.has_cjk, short)):
+                    group.add_alias(short)
             # Of every name, the member's and the lexicons' alike (愛純 of 吳愛純, a character of 苦盡柑來遇見你).
             for given in filter(None, map(_given_name, list(group.expressions))):
                 group.add_alias(given)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from scout.pipeline import glosses, text
 from scout.pipeline.aliases import lexicon, places, synonyms
+from scout.pipeline.text import NAME_MAX_FREQUENCY
 
 _LEXICON_FILE = Path(__file__).with_name("framing.txt")
 _TITLES_FILE = Path(__file__).with_name("titles.txt")
@@ -71,10 +72,6 @@ def is_framing(word: str) -> bool:
 def is_proper_noun(word: str) -> bool:
     """Filed by the dictionary as a name, and not a title or form of address (阿姨, filed as a person)."""
     return text.dictionary_tag(word) in _PROPER_TAGS and word not in titles()
-
-
-# A word the dictionary barely knows may be a name (證嚴 of 證嚴法師); one it knows is a common word (插花).
-NAME_MAX_FREQUENCY = 10
 
 
 def is_common_word(word: str) -> bool:
