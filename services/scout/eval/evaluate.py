@@ -486,6 +486,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what the member wants to become": ("scout.pipeline.suggest", "_BECOMING", re.compile(r"(?!)")),
     "proposals: what a request names again and again": ("scout.pipeline.suggest", "_repeated", lambda *_: None),
     "proposals: keywords of one field or head apart": ("scout.pipeline.suggest", "_alternatives", lambda *_: []),
+    "proposals: alternatives beside a name are what of it is asked": ("scout.pipeline.suggest", "_aspects_of",
+                                                                      lambda *_: False),
     "proposals: the most specific concept alone": ("scout.pipeline.suggest", "_most_specific", lambda *_: None),
     "proposals: a two-character name across a common word's edge is none": (
         "scout.pipeline.suggest", "_written_names", lambda aliases, folded: aliases.names_in(folded)),

@@ -154,7 +154,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     anchor = _anchor(concepts, segmenter, aliases, folded, framed, titles)
     keywords = _searched(concepts, framed, intent)
     if not framed and len(alternatives := _alternatives(
-            keywords, lambda c: _given_name(c, segmenter, aliases, folded))) > 1:
+            keywords, lambda c: _given_name(c, segmenter, aliases, folded))) > 1 and not _aspects_of(anchor, alternatives):
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
         # each beside the other keywords (碳權 碳費; 台北 台中 牙醫: 台北 牙醫, 台中 牙醫); keywords
         # unlike each other must all hold (外包 後端).
@@ -245,6 +245,12 @@ def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[
         if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
             keywords.append(own)
     return keywords
+
+
+def _aspects_of(anchor: _Concept | None, alternatives: list[list[_Concept]]) -> bool:
+    """Whether alternatives set apart beside a name are what of it is asked (王者天下 漫畫 動畫: the
+    comic and the anime of the work), which only score: the name is searched alone."""
+    return anchor is not None and not any(anchor is c for keyword in alternatives for c in keyword)
 
 
 def _any_two(searched: list[list[_Concept]]) -> list[str]:

@@ -423,6 +423,12 @@ def test_a_question_about_a_line_of_work_is_about_the_worker_not_the_story() -> 
     assert terms[0] == "ASUS" and names_none(terms, "維修師")
 
 
+def test_alternatives_set_apart_beside_a_name_are_what_of_it_is_asked() -> None:
+    # The comic and the anime of a work only score: the work alone finds the posts on it.
+    terms = suggest("鬼滅之刃 漫畫 動畫 差異")
+    assert "鬼滅之刃" in terms and "漫畫 鬼滅之刃" not in terms
+
+
 def test_a_latin_name_of_several_words_is_one_keyword() -> None:
     # The Latin name is the second keyword, so the first, a common word, is searched alone too.
     terms = suggest("光與影 Clair Obscur 評價")
