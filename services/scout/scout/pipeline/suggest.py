@@ -486,7 +486,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
     was done with them (去過 of 去過告五人); else the first thing it says, and where. A country
     (台灣, 日本) only says where, which posts written there seldom do: it counts only when
     nothing else is left."""
-    per_piece = _joined([_concepts([piece], segmenter, intent) for piece in pieces], aliases)
+    per_piece = _joined([_concepts([piece], segmenter, intent) for piece in pieces], aliases, folded)
     if framed:
         # What is named right before 之後 or 之前 says when (12強之後, 少子化之後), unless it is all
         # there is; 之後的 says what of it is asked about (花蓮大地震之後的重建).
@@ -1217,13 +1217,16 @@ def _has_letter(latin: str) -> bool:
     return any(ch.isalpha() for ch in latin)
 
 
-def _joined(per_piece: list[list[_Concept]], aliases: AliasLexicon) -> list[list[_Concept]]:
-    """Stretches that name one thing twice across their boundary (LANEIGE 蘭芝保養品) as one; a
+def _joined(per_piece: list[list[_Concept]], aliases: AliasLexicon, folded: str) -> list[list[_Concept]]:
+    """Stretches that name one thing twice across their boundary (LANEIGE 蘭芝保養品) as one, not
+    across a clause (「…網美在騎小布。想看大家對 Brompton 的…」: the question names it again); a
     word the dictionary lacks after a stretch is more often what is done with it (Pocket 抽卡)."""
     joined: list[list[_Concept]] = []
-    for piece in per_piece:
+    starts = _starts(per_piece, folded)
+    for i, piece in enumerate(per_piece):
         if joined and joined[-1] and piece and _same_thing(joined[-1][-1], piece[0], aliases) and all(
-                text.dictionary_tag(c.folded) for c in (joined[-1][-1], piece[0]) if text.has_cjk(c.folded)):
+                text.dictionary_tag(c.folded) for c in (joined[-1][-1], piece[0]) if text.has_cjk(c.folded)) \
+                and not _CLAUSE.search(folded, max(starts[i - 1], 0), max(starts[i], 0)):
             joined[-1] = joined[-1] + piece
         else:
             joined.append(piece)

@@ -429,6 +429,13 @@ def test_alternatives_set_apart_beside_a_name_are_what_of_it_is_asked() -> None:
     assert "鬼滅之刃" in terms and "漫畫 鬼滅之刃" not in terms
 
 
+def test_a_name_the_question_gives_again_is_not_joined_to_the_story_before_it() -> None:
+    # 小布 ends the story, Brompton begins the question: one thing named twice, but across a clause.
+    terms = suggest_terms("想買台折疊車通勤。同事推 Tern，我去車店摸了 Birdy，回家又看到網美在騎小布。"
+                          "想看大家對 Brompton 的使用心得：好不好折、值不值得買。")
+    assert "Brompton" in terms and names_none(terms, "Tern", "Birdy")
+
+
 def test_a_latin_name_of_several_words_is_one_keyword() -> None:
     # The Latin name is the second keyword, so the first, a common word, is searched alone too.
     terms = suggest("光與影 Clair Obscur 評價")
