@@ -233,15 +233,16 @@ def _once(term: str) -> str:
 def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:
     """What a request searches apart: each concept of a sentence, or each keyword the member set
     apart with spaces, with its concepts (親子餐廳 is one keyword, 親子 and 餐廳 of it both needed;
-    Nine Sols one keyword though two words), less a generic head that only says what kind of thing the keyword before it is (工程師 of 外包
-    後端 工程師)."""
+    Nine Sols one keyword though two words), less a generic head that only says what kind of thing
+    the keyword before it is (工程師 of 外包 後端 工程師)."""
     if framed:
         return [[c] for c in concepts]
     folded = text.fold(intent)
     keywords: list[list[_Concept]] = []
     for word in re.finditer(r"\S+", folded):
         # A name of several Latin words (Nine Sols) belongs to the keyword it begins in.
-        own = [c for c in concepts if any(word.start() <= m.start() < word.end() for m in re.finditer(re.escape(c.folded), folded))]
+        own = [c for c in concepts
+               if any(word.start() <= m.start() < word.end() for m in re.finditer(re.escape(c.folded), folded))]
         if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
             keywords.append(own)
     return keywords
@@ -706,9 +707,10 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
     ends in the work one does or is (技術員, 攝影師, 老師), three characters at least with the words
     before it (not 專員 alone), gives no name (not 黃瑽寧醫師, a person), and comes after 當 or 做
     or before 的 or a pointer at the line of work (當體育老師的, 救護技術員的工作心得, 修復師這行);
-    not the people a question asks to tell (想看現職剪輯師分享, 網拍設計師的看法), nor one of a list or of a clause
-    of what else would do (算命師、塔羅師的收入, 老闆或設計師的分享都想看), nor one whose field the
-    story names before (學美髮…美髮設計師這行: the field, named again and again, is the topic)."""
+    not the people a question asks to tell (想看現職剪輯師分享, 網拍設計師的看法), nor one of a list
+    or of a clause of what else would do (算命師、塔羅師的收入, 老闆或設計師的分享都想看), nor one
+    whose field the story names before (學美髮…美髮設計師這行: the field, named again and again, is
+    the topic)."""
     end = m.start() if (m := _STORY_END.search(folded, question)) else len(folded)
 
     def at(piece: list[_Concept]) -> int:

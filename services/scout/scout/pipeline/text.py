@@ -16,8 +16,8 @@ import re
 import threading
 import unicodedata
 from functools import cache
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jieba
