@@ -457,6 +457,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
                                                            lambda _: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
+    "proposals: keywords led by a name search it alone too": ("scout.pipeline.suggest", "_led_by_name",
+                                                              lambda *_: False),
     "proposals: a place beside a name says where it is": ("scout.pipeline.suggest", "_unmistakable", lambda *_: False),
     "proposals: a foreign name in characters is a person's": ("scout.pipeline.suggest", "_may_be_person",
                                                               lambda concept, _: is_personal(concept.folded)),

@@ -8,7 +8,8 @@ typed as people type it (「想追戴資穎最近的比賽」) proposes its core
    (「外包後端設計師」 → 外包 後端 設計師), at most `MAX_CONCEPTS` of the most specific;
 2. where the core holds one name among common words, narrower searches: in a sentence the name
    alone (what the sentence asks about it only scores), else the name beside each other concept
-   in turn (BLACKPINK 高雄, BLACKPINK 演唱會), so a post needs the name and one of them; in a
+   in turn (BLACKPINK 高雄, BLACKPINK 演唱會), and the name alone where the member typed it first
+   as a keyword, so a post with the name and one of them ranks first; in a
    sentence of three concepts and no one name, each two of them;
 3. the same with a concept's usual other names from the alias lexicon (小戴, Tai Tzu-ying for
    戴資穎), or the other name the intent itself gives (蔡依林 for Jolin);
@@ -174,9 +175,12 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
             required = {text.fold(n) for n in anchor.names}
             narrower = [anchor.names[0]]
         elif len(others) > 1:
-            # The name beside each other concept in turn: a post needs the name and one of them
-            # (BLACKPINK 高雄 演唱會: BLACKPINK 高雄, BLACKPINK 演唱會).
+            # The name beside each other concept in turn: a post with the name and one of them
+            # ranks first (BLACKPINK 高雄 演唱會: BLACKPINK 高雄, BLACKPINK 演唱會).
             narrower = [" ".join(c.names[0] for c in concepts if c is anchor or c is other) for other in others]
+            if not framed and _led_by_name(anchor, keywords):
+                # The name alone finds the posts that write none of the rest, ranked below those that do.
+                narrower.append(anchor.names[0])
     elif framed and len(concepts) == 2 and not any(is_place(c.folded) for c in concepts):
         # A sentence about one thing says something of it: the first thing it names is the topic,
         # the rest only scores (健身房業者的現況: 健身房).
@@ -246,6 +250,12 @@ def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[
         if own and not (keywords and len(own) == 1 and is_generic_head(own[0].folded, keywords[-1][-1].folded)):
             keywords.append(own)
     return keywords
+
+
+def _led_by_name(anchor: _Concept, keywords: list[list[_Concept]]) -> bool:
+    """Whether keywords begin with their one name, one no dictionary knows nor an English word: what
+    the member typed after it says what of it is asked (亞洲航空 吉隆坡 延誤; not Apple 台北 門市)."""
+    return _unmistakable(anchor) and bool(keywords) and any(c is anchor for c in keywords[0])
 
 
 def _aspects_of(anchor: _Concept | None, alternatives: list[list[_Concept]]) -> bool:

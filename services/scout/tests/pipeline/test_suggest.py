@@ -268,14 +268,18 @@ def test_a_sentence_about_one_name_also_searches_the_name_alone() -> None:
     assert len(required) == 1 and "greg hsu" in required[0].expressions
 
 
-def test_keywords_of_one_name_search_it_beside_each_other_concept() -> None:
+def test_keywords_of_one_name_search_it_beside_each_other_concept_and_alone() -> None:
     intent = "BLACKPINK 高雄 演唱會"
     terms = suggest(intent)
-    assert {"BLACKPINK 高雄", "BLACKPINK 演唱會"} <= set(terms)
+    assert {"BLACKPINK 高雄", "BLACKPINK 演唱會", "BLACKPINK"} <= set(terms)
     gate = Gate(build_signature(intent, terms))
-    assert gate.judge("BLACKPINK 高雄場第二天，粉絲擠爆世運主場館").accepted
-    assert gate.judge("BLACKPINK 演唱會的應援手燈終於到貨了，好期待").accepted
-    assert not gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎").accepted
+    place = gate.judge("BLACKPINK 高雄場第二天，粉絲擠爆世運主場館")
+    concert = gate.judge("BLACKPINK 演唱會的應援手燈終於到貨了，好期待")
+    # The keywords after the name say what of it is asked: a post of the name alone is found,
+    # ranked below those that write them.
+    alone = gate.judge("BLACKPINK 新歌的 MV 點閱破億，大家覺得好聽嗎")
+    assert place.accepted and concert.accepted and alone.accepted
+    assert alone.relevance < min(place.relevance, concert.relevance)
 
 
 def test_a_place_is_where_a_name_no_dictionary_knows_is_and_it_is_also_searched_alone() -> None:
