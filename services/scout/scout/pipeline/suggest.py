@@ -153,7 +153,7 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
     required = {e for g in build_signature(intent, [core]).required for e in g.expressions}
     narrower: list[str] = []
     anchor = _anchor(concepts, segmenter, aliases, folded, framed, titles)
-    keywords = _searched(concepts, framed, intent)
+    keywords = _searched(concepts, framed, folded)
     if not framed and len(alternatives := _alternatives(
             keywords, lambda c: _given_name(c, segmenter, aliases, folded))) > 1 and not _aspects_of(anchor, alternatives):
         # Keywords of one field or head name kinds of one thing, which posts name one at a time,
@@ -234,14 +234,13 @@ def _once(term: str) -> str:
     return " ".join(dict.fromkeys(term.split()))
 
 
-def _searched(concepts: list[_Concept], framed: bool, intent: str) -> list[list[_Concept]]:
+def _searched(concepts: list[_Concept], framed: bool, folded: str) -> list[list[_Concept]]:
     """What a request searches apart: each concept of a sentence, or each keyword the member set
     apart with spaces, with its concepts (親子餐廳 is one keyword, 親子 and 餐廳 of it both needed;
     Nine Sols one keyword though two words), less a generic head that only says what kind of thing
     the keyword before it is (工程師 of 外包 後端 工程師)."""
     if framed:
         return [[c] for c in concepts]
-    folded = text.fold(intent)
     keywords: list[list[_Concept]] = []
     for word in re.finditer(r"\S+", folded):
         # A name of several Latin words (Nine Sols) belongs to the keyword it begins in.
@@ -515,7 +514,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
-        per_piece = _past_story(per_piece, intent, given, aliases)
+        per_piece = _past_story(per_piece, folded, intent, given, aliases)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
@@ -627,7 +626,7 @@ def _aside_clause(clause: str) -> bool:
     return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
 
 
-def _past_story(per_piece: list[list[_Concept]], intent: str, given: Callable[[_Concept], bool],
+def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given: Callable[[_Concept], bool],
                 aliases: AliasLexicon) -> list[list[_Concept]]:
     """The stretches less the story told before the first clause that asks to read (想看, 想了解),
     when that clause names again a thing the story told, or a part of it, or by another name, and no
@@ -637,7 +636,6 @@ def _past_story(per_piece: list[list[_Concept]], intent: str, given: Callable[[_
     that thing (VICTOR beside 球拍). A story told in sentences of their own, then a question that
     names things of its own, the story's names nowhere after it: the question's names, and where,
     are the topic (「…以前都在宿舍看鄧肯…。想看大家對溫班亞瑪的討論」: 溫班亞瑪)."""
-    folded = text.fold(intent)
     clauses = _CLAUSE.split(folded)
     ask = _question(folded)
     if ask <= 0:

@@ -167,9 +167,8 @@ def _build_japanese_forms(source: Path) -> tuple[marisa_trie.BytesTrie, dict[str
                 senses.setdefault(match.group(1), []).extend(match.group(4).split("/"))
     forms = {}
     for character, of in senses.items():
-        chinese = [s for s in of if "variant of" not in s and not s.startswith("used in Japanese")]
         variant = next((m.group(1) for s in of if (m := _JAPANESE_VARIANT.search(s))), None)
-        if variant and not chinese:
+        if variant and all("variant of" in s or s.startswith("used in Japanese") for s in of):
             forms[character] = variant.encode()
     return marisa_trie.BytesTrie(forms.items()), {}
 
