@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–65.jsonl, written blind and each run unseen before it was opened.
+natural_blind.jsonl and natural_blind2–69.jsonl, written blind and each run unseen before it was opened.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -482,6 +482,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a trade typed as a keyword is one word": ("scout.pipeline.suggest", "_typed_whole", lambda *_: []),
     "proposals: a question about a line of work is about the worker": ("scout.pipeline.suggest", "_worker_asked",
                                                                         lambda *_: None),
+    "proposals: what the question asks people to tell about": ("scout.pipeline.suggest", "_about", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: an asking word before people asks for no thing": ("scout.pipeline.suggest", "_asks_for_people",
                                                                   lambda clause, cue: clause.find(cue + "人") >= 0),

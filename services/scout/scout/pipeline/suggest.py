@@ -35,7 +35,7 @@ from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (KIND_ENDINGS, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
-                                              titles)
+                                              titles, without_titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -57,21 +57,27 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
-_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免)[了啦喔吧]?$|^(?:但|可是|而且)?(?:不要|不想看|别推)")
+_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算)[了啦喔吧]?$|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
 # What is left of a clause that only lists things (folded): 的, 就, 跟, 和, 與, 或, 、.
 _JOINING = "的就跟和与及或、 "
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
-_POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场|件)")
+_POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场|件|系列|张)")
 # What points back at a thing or a person told before (folded); not 這個, which a question also
 # puts after what it names (網咖這個產業).
-_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件)")
+_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件|系列|张)")
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問, 求分享,
 # 有沒有, 好奇大家, or that opens with 好奇 (not 「…很好奇」, which tells).
 _READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家|^好奇")
+# Kin named after whose they are (folded): 的女兒, 的老公.
+_KIN = re.compile(r"的(?:女儿|儿子|老婆|老公|太太|妻子|丈夫|爸爸|妈妈|父亲|母亲|哥哥|姐姐|姊姊|弟弟|妹妹|孙子|孙女|女友|男友|前妻|前夫)")
+# What a question asks people to tell about (folded): after 對, 關於, 聊 or the people asked, up to
+# what they tell.
+_ABOUT = re.compile(r"(?:对|关于|聊|(?:大家|其他人|网友|各位)(?!对|关于|聊))(?P<object>.+?)的?"
+                    r"(?:心得|讨论|评价|看法|经验|感想|近况|消息|回忆|想法|分享)")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 # A pointer back at a line of work (folded): 這行, 這份工作, 這個產業.
@@ -86,8 +92,8 @@ _LETTER_NUMBER = re.compile(r"[a-z][0-9]{2,}")
 _TELLING = ("分享", "看法", "意见", "说法", "建议")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
-# A pointer back at a work or a product (folded): 這部, 這本, 這款.
-_WORK_POINTER = re.compile(r"这(?:部|本|款)")
+# A pointer back at a work or a product (folded): 這部, 這本, 這款, 這系列, 這張 (an album).
+_WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张)")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
@@ -514,7 +520,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
 
-        per_piece = _past_story(per_piece, folded, intent, given, aliases)
+        per_piece = _about(per_piece, folded, given) or _past_story(per_piece, folded, intent, given, aliases)
 
         naming = [p for p in per_piece if any(given(c) and not _option(c, folded) for c in p)]
         # A name that is also a common word (全家 of 全家可以玩) yields to a name that is none (卡坦島).
@@ -709,6 +715,34 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
         c is p for _, p in in_question if is_place(p.folded)))
 
 
+def _about(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]] | None:
+    """The stretches the question asks people to tell about: what it writes between 對, 關於, 聊 or
+    the people it asks (大家, 其他人) and what they tell (的心得, 的討論, 的近況), less what is done
+    there (去, 用): 「想看大家對今年聖地牙哥動漫展的心得」, 「想看大家聊梅西本人的近況」; None where
+    it names nothing there, or points back there or before it in its sentence (她的歌; 「他轉去洛杉磯
+    之後…想看大家聊 Sonny…」), or where a question before it asks already
+    (「未知的首爾有人在追嗎？想看大家對朴寶英…的評價」)."""
+    ask = _question(folded)
+    start = _clause_start(folded, max(ask, 0))
+    if ask < 0 or "?" in folded[:start] or _BACK.search(folded, _sentence_start(folded, start), start):
+        return None
+    clause = _CLAUSE.split(folded)[ask]
+    reading = _READING.search(clause)
+    found = _ABOUT.search(clause, reading.end()) if reading else None
+    if found is None or _BACK.search(found.group("object")):
+        return None
+    written, at = found.group("object"), start + found.start("object")
+    seen: set[str] = set()
+
+    def named_there(concept: _Concept) -> bool:
+        first = concept.folded not in seen
+        seen.add(concept.folded)
+        return first and concept.folded in written and not _doing(concept.folded)
+    about = _only(per_piece, named_there)
+    return about if any(given(c) and not _aspect(c, folded, at + written.find(c.folded)) for p in about for c in p) \
+        else None
+
+
 def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
                   given: Callable[[_Concept], bool]) -> list[_Concept] | None:
     """The first stretch of the question's sentence that names a worker as what is asked about: it
@@ -730,9 +764,11 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
             or folded.startswith("的", after) and not folded.startswith(_TELLING, after + 1)
         return start if question <= start < end and asked and not _in_list(folded, start, after) \
             and not _aside_clause(_clause_at(folded, start)) else -1
+    # The concepts of the story before the question (not a word its cut leaves out: 急診 of 急診太累).
+    told = {c.folded for p, start in zip(per_piece, _starts(per_piece, folded)) if 0 <= start < question for c in p}
     workers = [(found, piece) for piece in per_piece
                if piece and piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"}
-               and not (len(piece) > 1 and piece[0].folded in folded[:question])
+               and not (len(piece) > 1 and piece[0].folded in told)
                and sum(len(c.folded) for c in piece) >= 3 and not any(given(c) for c in piece)
                and (found := at(piece)) >= 0]
     return min(workers, key=lambda w: w[0])[1] if workers else None
@@ -903,10 +939,12 @@ def _clause_at(folded: str, at: int, marks: re.Pattern[str] = _CLAUSE) -> str:
 
 def _occasion(piece: list[_Concept], folded: str) -> bool:
     """Whether the last thing a stretch names is followed by a word that makes it a time: 之後,
-    以後, 之前, 以前 (folded), not by one and 的."""
+    以後, 之前, 以前 (folded), not by one and 的; not a person's name, after which the word says
+    when the person did something (高允貞之前還演過)."""
     span = _span(piece[-1], folded) if piece else None
     after = folded[span[1]:].lstrip(_CLOSING) if span else ""
-    return any(after.startswith(word) and not after.startswith("的", len(word)) for word in _OCCASION)
+    return any(after.startswith(word) and not after.startswith("的", len(word)) for word in _OCCASION) \
+        and not is_personal(piece[-1].folded)
 
 
 def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
@@ -930,10 +968,11 @@ def _past_setting(naming: list[list[_Concept]], folded: str, given: Callable[[_C
 
 
 def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]]:
-    """The named stretches from what the first pointer refers back to: 他, 她 or 這位 to the last
-    person's name before it, or the first of two joined by 跟, and the names after that person, or
-    after the question when the pointer is the question's (「以前在日職就很關注吳念庭，他回台灣…」:
-    吳念庭, not 日職); 這部, 這本, 這款 to the last title
+    """The named stretches from what the first pointer refers back to: 他, 她 or 這位 to the person's
+    name written last before it, or the first of two joined by 跟, not one named as whose kin
+    another is, and the names after that person, or after the question when the pointer is the
+    question's (「以前在日職就很關注吳念庭，他回台灣…」: 吳念庭, not 日職); 這部, 這本, 這款, 這系列,
+    這張 to the last title
     in title marks before it, and the names after the pointer (「看完《九龍城寨之圍城》…朋友又推我看
     《九龍大眾浪漫》，想看大家對這部的心得」: 九龍大眾浪漫; 「補完《幕府將軍》，真田廣之真的太帥…
     對這部影集的心得」: 幕府將軍). The other names before it are the setting."""
@@ -948,16 +987,20 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
     # Without a title in marks before it, a pointer at a work points at the last name that is no
     # person's (「借我玩了幾場鐵拳8…想看大家對這款的心得」).
     marked = any(0 <= folded.find(title) < pointer.start() for title in titled)
-    named = [(span[0], c) for p in naming for c in p
-             if given(c) and (_may_be_person(c, titled) if to_person
-                              else c.folded in titled or not marked and not _may_be_person(c, titled))
-             and (span := _span(c, folded)) and span[1] <= pointer.start()]
+    # A person named as whose kin another is (「蘇貞昌的女兒」) only says who the other one is.
+    # Each name where it is last written before the pointer: the question may name again whom the
+    # story named beside another (「…聽說韓韶禧跟全鐘瑞一起拍了新電影。想看大家聊韓韶禧…她以前的…」).
+    named = sorted(((at, c) for p in naming for c in p
+                    if given(c) and (_may_be_person(c, titled) if to_person
+                                     else c.folded in titled or not marked and not _may_be_person(c, titled))
+                    and (at := folded.rfind(c.folded, 0, pointer.start())) >= 0
+                    and not (to_person and _KIN.match(folded, at + len(c.folded)))), key=lambda n: n[0])
     if not named:
         return naming
     start, referent = named[-1]
     if not to_person:
         return _only(naming, lambda c: c is referent or (span := _span(c, folded)) is None or span[0] >= pointer.start())
-    if len(named) > 1 and _aspect(referent, folded):
+    if len(named) > 1 and _aspect(referent, folded, start):
         start = named[-2][0]
     # A pointer in the question leaves the story's other names after the person the setting too.
     people = [c for at, c in named if at >= start]
@@ -967,13 +1010,14 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
 
 
 def _may_be_person(concept: _Concept, titled: frozenset[str]) -> bool:
-    """A given name (no place) that reads as a person's (is_personal), or one of three to five
-    Chinese characters no dictionary knows, not a title in marks (`titled`, folded) nor a thing of a
-    kind (運動部, 新北市): a foreign person's name in characters (井上尚彌, 車銀優)."""
+    """A given name (no place) that reads as a person's (is_personal) or the dictionary files as one
+    (莫文蔚), or one of three to five Chinese characters no dictionary knows, not a title in marks
+    (`titled`, folded) nor a thing of a kind (運動部, 新北市): a foreign person's name in characters
+    (井上尚彌, 車銀優)."""
     name = concept.folded
-    return is_personal(name) or (3 <= len(name) <= 5 and all(text.has_cjk(ch) for ch in name)
-                                 and not text.dictionary_frequency(name) and name[-1] not in KIND_ENDINGS
-                                 and name not in titled)
+    return is_personal(name) or name[-1] not in KIND_ENDINGS and name not in titled and (
+        text.dictionary_tag(name) == "nr" or 3 <= len(name) <= 5 and all(text.has_cjk(ch) for ch in name)
+        and not text.dictionary_frequency(name))
 
 
 def _only(naming: list[list[_Concept]], keep: Callable[[_Concept], bool]) -> list[list[_Concept]]:
@@ -1002,10 +1046,10 @@ def _points_back(folded: str, earlier: _Concept, later: _Concept) -> bool:
     return bool(start and end and _POINTER.search(folded, start[1], end[0]))
 
 
-def _aspect(concept: _Concept, folded: str) -> bool:
-    """Whether a concept is joined by 跟 or 和 to another: one of the aspects a clause lists
-    (結局跟Mark那條線, MyCareer跟線上模式)."""
-    span = _span(concept, folded)
+def _aspect(concept: _Concept, folded: str, at: int | None = None) -> bool:
+    """Whether a concept, where first named or at `at`, is joined by 跟 or 和 to another: one of the
+    aspects a clause lists (結局跟Mark那條線, MyCareer跟線上模式)."""
+    span = _span(concept, folded) if at is None else (at, at + len(concept.folded))
     return span is not None and (folded[:span[0]].endswith(_AND) or folded[span[1]:].startswith(_AND))
 
 
@@ -1014,7 +1058,7 @@ def _asking_clauses(folded: str) -> list[int]:
     with a word of wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
     marks = [m.group(0) for m in _CLAUSE.finditer(folded)] + [""]
     return [i for i, (clause, mark) in enumerate(zip(_CLAUSE.split(folded), marks))
-            if mark in ("?", "？") or any(word in clause for word in _WANTING)]
+            if mark in ("?", "？") or any(word in without_titles(clause) for word in _WANTING)]
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

@@ -194,6 +194,12 @@ def quoted_titles(phrases: list[str] | tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(t for t in titles if t))
 
 
+def without_titles(written: str) -> str:
+    """The text less its titles in title marks, whose words name a work, not what the text says
+    (求 of 《求婚大作戰》)."""
+    return _TITLE_MARKS.sub("", written)
+
+
 def brief_words(terms: list[str] | tuple[str, ...], marked: list[str] | tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The approved terms' own words, for cutting the whole brief alike: every chunk that is not
     framing, with the words a compound chunk is made of; and among them the names, the chunks the
