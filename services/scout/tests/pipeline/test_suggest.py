@@ -865,84 +865,50 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
     assert terms[0] == "埔里 美食" and names_none(terms, "一蘭")
 
 
-def test_a_clause_of_what_is_not_wanted_may_open_with_also_or_end_with_let_it_be() -> None:
-    # 也不要 and 就算了 say what the member does not want, as 不要 and 就不用 do.
-    lexicon = AliasLexicon.parse("周杰倫 | Jay Chou\n不能說的秘密 | Secret\n林依晨 | Ariel Lin\n")
-    terms = suggest_terms("想看大家最近怎麼聊周杰倫本人，《不能說的秘密》的劇情討論就算了", lexicon)
-    assert terms[0] == "周杰倫" and names_none(terms, "秘密")
-    terms = suggest_terms("上週滑到林依晨拍新廣告的新聞，才發現我追她追了好幾年。下個月要去台中玩，順便想看看最近大家怎麼聊"
-                          "她的新片跟近況。只想看她本人的討論，不要《想見你》整部的劇情心得，也不要其他女演員的八卦。", lexicon)
-    assert terms[0] == "林依晨" and names_none(terms, "演員")
 
-
-def test_a_title_holding_a_word_of_wanting_does_not_make_its_clause_ask() -> None:
-    # 想 of 《想見你》 is the title's: the clause tells, and the person it names is asked about by 她.
-    lexicon = AliasLexicon.parse("林依晨 | Ariel Lin\n想見你 | Someday or One Day\n")
-    terms = suggest_terms("上週滑到林依晨拍新廣告的消息，才發現我從《想見你》追她追了好幾年。想看大家最近怎麼聊她的造型跟近況",
-                          lexicon)
-    assert terms[0] == "林依晨" and names_none(terms, "想見你")
-
-
-def test_a_person_s_name_before_a_word_of_time_is_no_occasion() -> None:
-    # 之前 after a person says when she acted, not when the member asks about.
-    lexicon = AliasLexicon.parse("那些年 | You Are the Apple of My Eye\n葉湘庭 | Ye Xiangting\n")
-    terms = suggest_terms("追完《那些年》之後整個愛上女主角，才發現葉湘庭之前還演過好幾部電影。想看大家聊她本人的演技跟訪談",
-                          lexicon)
-    assert terms[0] == "葉湘庭" and names_none(terms, "那些年")
-
-
-def test_a_person_named_as_whose_kin_another_is_is_not_whom_a_pronoun_points_at() -> None:
+@pytest.mark.parametrize(("lexicon", "intent", "topic", "setting"), [
+    # 就算了 and 也不要 turn a clause away, as 就不用 and 不要 do.
+    ("周杰倫 | Jay Chou\n不能說的秘密 | Secret", "想看大家最近怎麼聊周杰倫本人，《不能說的秘密》的劇情討論就算了",
+     "周杰倫", ("秘密",)),
+    ("林依晨 | Ariel Lin", "上週滑到林依晨拍新廣告的新聞，才發現我追她追了好幾年。下個月要去台中玩，順便想看看最近大家怎麼聊"
+     "她的新片跟近況。只想看她本人的討論，不要《想見你》整部的劇情心得，也不要其他女演員的八卦。", "林依晨", ("演員",)),
+    # 想 of 《想見你》 is the title's: its clause tells, and 她 points at the person it names.
+    ("林依晨 | Ariel Lin\n想見你 | Someday or One Day",
+     "上週滑到林依晨拍新廣告的消息，才發現我從《想見你》追她追了好幾年。想看大家最近怎麼聊她的造型跟近況", "林依晨", ("想見你",)),
+    # 之前 after a person says when she acted, not when the member asks.
+    ("那些年 | You Are the Apple of My Eye\n葉湘庭 | Ye Xiangting",
+     "追完《那些年》之後整個愛上女主角，才發現葉湘庭之前還演過好幾部電影。想看大家聊她本人的演技跟訪談", "葉湘庭", ("那些年",)),
     # 林大同 of 「林大同的女兒」 says who she is: 她 points at 林佳穎.
-    terms = suggest_terms("最近一直看到有人推林佳穎出來選議員，但我對她的印象只停在「林大同的女兒」。想看大家對她本人的評價",
-                          AliasLexicon.parse("林佳穎 | Lin Chia-ying\n林大同 | Lin Da-tong"))
-    assert terms[0] == "林佳穎" and names_none(terms, "林大同")
-
-
-def test_a_field_the_story_only_writes_inside_other_words_leaves_the_worker_the_topic() -> None:
-    # The cut reads 急診太累 without 急診: the story names no field, and the question asks about the worker.
-    terms = suggest("我是護理系四年級，家人覺得急診太累叫我去診所上班。想聽聽真正在當急診護理師的人怎麼說：班表、薪水、會不會被家屬罵。")
-    assert terms[0] == "急診護理師"
-
-
-def test_a_pronoun_points_at_a_name_the_dictionary_files_as_a_person_s() -> None:
-    # 容 is no common surname, but the dictionary knows 容祖兒 as a person: 她 points at her, and
-    # the songs named beside her are the setting.
-    terms = suggest_terms("這陣子一直重聽容祖兒的〈我的驕傲〉跟〈揮著翅膀的女孩〉，想看大家最愛她哪首歌",
-                          AliasLexicon.parse("容祖兒 | Joey Yung"))
-    assert terms[0] == "容祖兒" and names_none(terms, "驕傲", "翅膀")
-    # A thing of a kind the dictionary also files so (艾美獎) is none.
-    terms = suggest_terms("今年追了《混沌少年時》跟《匹茲堡醫護前線》都好喜歡，聽說兩部都在艾美獎拿大獎。想看大家對今年"
-                          "得獎名單的討論", AliasLexicon.parse("艾美獎 | Emmy Awards"))
-    assert terms[0] == "艾美獎"
-
-
-def test_a_series_or_an_album_is_pointed_back_at_as_a_work() -> None:
-    # 這系列 and 這張 point at the last title in marks, as 這部 does; the service named after it is the setting.
-    lexicon = AliasLexicon.parse("新世紀福爾摩斯 | Sherlock\nNetflix | 網飛")
-    terms = suggest_terms("國中就愛讀推理小說，後來也追了英劇《新世紀福爾摩斯》。去年在書店看到《偵探伽利略》，讀完第一本就"
-                          "停不下來，今年 Netflix 還拍成影集。想看大家對這系列的心得", lexicon)
-    assert terms[0] == "偵探伽利略" and names_none(terms, "Netflix", "福爾摩斯")
-    terms = suggest_terms("她去年出了新專輯《晚安台北》，聽說找了很多樂手合作，網路上 Netflix 也有紀錄片。好奇大家聽完這張的感想",
-                          lexicon)
-    assert terms[0] == "晚安台北" and names_none(terms, "Netflix")
-
-
-def test_a_pronoun_after_the_question_points_at_whom_the_question_names_again() -> None:
-    # The story names 柯佳嬿 beside 林依晨; the question names her alone, and 她 after it is hers.
-    lexicon = AliasLexicon.parse("許光漢 | Greg Hsu\n林依晨 | Ariel Lin\n柯佳嬿 | Alice Ko\n想見你 | Someday or One Day")
-    terms = suggest_terms("去年追《想見你》是為了許光漢，後來又迷上林依晨的演技。最近聽說柯佳嬿跟林依晨一起拍了新電影。"
-                          "想看大家聊柯佳嬿最近的消息，新片或訪談都可以，她以前的緋聞就不用再翻了。", lexicon)
-    assert terms[0] == "柯佳嬿" and names_none(terms, "林依晨", "許光漢")
-
-
-def test_what_the_question_asks_people_to_tell_about_is_the_topic_when_it_gives_a_name() -> None:
-    # 聊梅西本人的近況: 梅西 is what people are asked to tell about; the story's team and the pointer
-    # at the boyfriend after it are the setting.
-    lexicon = AliasLexicon.parse("梅西 | Messi\nC羅 | Cristiano Ronaldo\n邁阿密國際 | Inter Miami\n世界盃 | World Cup")
-    terms = suggest_terms("我男友是C羅死忠粉，回台灣後被他逼著看了幾場邁阿密國際的比賽，結果我反而變成梅西粉了哈哈。"
-                          "想看大家聊梅西本人的近況，還有他會不會踢下一屆世界盃；C羅的東西就不用了。", lexicon)
-    assert terms[0] == "梅西" and names_none(terms, "邁阿密", "C羅")
+    ("林佳穎 | Lin Chia-ying\n林大同 | Lin Da-tong",
+     "最近一直看到有人推林佳穎出來選議員，但我對她的印象只停在「林大同的女兒」。想看大家對她本人的評價", "林佳穎", ("林大同",)),
+    # 柯佳嬿 is named beside 林依晨 in the story, then alone in the question: 她 after it is hers.
+    ("許光漢 | Greg Hsu\n林依晨 | Ariel Lin\n柯佳嬿 | Alice Ko\n想見你 | Someday or One Day",
+     "去年追《想見你》是為了許光漢，後來又迷上林依晨的演技。最近聽說柯佳嬿跟林依晨一起拍了新電影。"
+     "想看大家聊柯佳嬿最近的消息，新片或訪談都可以，她以前的緋聞就不用再翻了。", "柯佳嬿", ("林依晨", "許光漢")),
+    # 容 is no common surname, but the dictionary files 容祖兒 as a person: 她 points at her.
+    ("容祖兒 | Joey Yung", "這陣子一直重聽容祖兒的〈我的驕傲〉跟〈揮著翅膀的女孩〉，想看大家最愛她哪首歌", "容祖兒",
+     ("驕傲", "翅膀")),
+    # A thing of a kind the dictionary files as a person (艾美獎) is none.
+    ("艾美獎 | Emmy Awards", "今年追了《混沌少年時》跟《匹茲堡醫護前線》都好喜歡，聽說兩部都在艾美獎拿大獎。想看大家對今年"
+     "得獎名單的討論", "艾美獎", ("匹茲堡",)),
+    # 這系列 and 這張 point at the last title in marks, as 這部 does.
+    ("新世紀福爾摩斯 | Sherlock\nNetflix | 網飛", "國中就愛讀推理小說，後來也追了英劇《新世紀福爾摩斯》。去年在書店看到"
+     "《偵探伽利略》，讀完第一本就停不下來，今年 Netflix 還拍成影集。想看大家對這系列的心得", "偵探伽利略", ("Netflix", "福爾摩斯")),
+    ("Netflix | 網飛", "她去年出了新專輯《晚安台北》，聽說找了很多樂手合作，網路上 Netflix 也有紀錄片。好奇大家聽完這張的感想",
+     "晚安台北", ("Netflix",)),
+    # What the question asks people to tell about (聊梅西本人的近況) is the topic; the story's team
+    # and the pointer at the boyfriend after it are the setting.
+    ("梅西 | Messi\nC羅 | Cristiano Ronaldo\n邁阿密國際 | Inter Miami\n世界盃 | World Cup",
+     "我男友是C羅死忠粉，回台灣後被他逼著看了幾場邁阿密國際的比賽，結果我反而變成梅西粉了哈哈。"
+     "想看大家聊梅西本人的近況，還有他會不會踢下一屆世界盃；C羅的東西就不用了。", "梅西", ("邁阿密", "C羅")),
     # An object of common words only (最近的遊玩) leaves the topic to the story.
-    terms = suggest_terms("以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯。想看大家最近的遊玩心得",
-                          AliasLexicon.parse("寶可夢 | Pokemon\n幻獸帕魯 | Palworld"))
-    assert terms[0] == "幻獸帕魯"
+    ("寶可夢 | Pokemon\n幻獸帕魯 | Palworld", "以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯。想看大家最近的遊玩心得", "幻獸帕魯",
+     ("寶可夢",)),
+    # The cut reads 急診太累 without 急診: the story names no field, and the question asks about the worker.
+    ("", "我是護理系四年級，家人覺得急診太累叫我去診所上班。想聽聽真正在當急診護理師的人怎麼說：班表、薪水、會不會被家屬罵。",
+     "急診護理師", ("診所",)),
+])
+def test_the_story_and_the_clauses_turned_away_are_the_setting(lexicon: str, intent: str, topic: str,
+                                                                setting: tuple[str, ...]) -> None:
+    terms = suggest_terms(intent, AliasLexicon.parse(lexicon))
+    assert terms[0] == topic and names_none(terms, *setting)
