@@ -58,6 +58,10 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
 _UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算)[了啦喔吧]?$|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
+# Marks and emoji that end a clause (not letters, digits or characters).
+_TRAILING_MARKS = re.compile(r"[^\w]+$")
+# A clause of what is not wanted that only points back (folded): 那些就不用了, 這種的不要.
+_POINTED_AWAY = re.compile(r"(?:那|这)(?:些|种|类)")
 # What is left of a clause that only lists things (folded): 的, 就, 跟, 和, 與, 或, 、.
 _JOINING = "的就跟和与及或、 "
 # Marks that close a title or a quote (《我是遺物整理師》之後).
@@ -603,11 +607,16 @@ def _in_list(written: str, start: int, end: int) -> bool:
 
 def _aside(piece: list[_Concept], folded: str, asking: int) -> bool:
     """Whether a stretch is first named in a clause that says what else would do (it ends 也可以,
-    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…), from the
+    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…), or in the clause
+    before one that turns away only what it points at (「…搜尋一直跑出她的IG，那些就不用了」), from the
     sentence that asks (`asking`) on; folded. The story's sentences before it only tell (金馬奇幻影展
     氣氛更好)."""
     span = _span(piece[0], folded) if piece else None
-    return span is not None and span[0] >= asking and _aside_clause(_clause_at(folded, span[0]))
+    if span is None or span[0] < asking:
+        return False
+    end = _CLAUSE.search(folded, span[0])
+    following = _clause_at(folded, end.end()) if end else ""
+    return _aside_clause(_clause_at(folded, span[0])) or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
 
 
 def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
@@ -627,8 +636,9 @@ def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
 
 
 def _aside_clause(clause: str) -> bool:
-    """Whether a clause (folded) says what else would do or what the member does not want."""
-    clause = clause.strip()
+    """Whether a clause (folded) says what else would do or what the member does not want, whatever
+    marks or emoji end it (就不用了😂)."""
+    clause = _TRAILING_MARKS.sub("", clause.strip())
     return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
 
 
@@ -1086,9 +1096,10 @@ def _place_led(concepts: list[_Concept], aliases: AliasLexicon, intent: str) -> 
 
 
 def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:
-    """The stretch naming what a request without a name asks for: in the first clause that asks
-    (想找, 推薦, 有沒有), what follows its last 的 (可以帶狗的民宿: 民宿), else what follows the
-    asking (想找 產後護理之家), not the setting around it (快生了, 去大巨蛋看球之前)."""
+    """The stretch naming what a request without a name asks for: in the first phrase that asks
+    (想找, 推薦, 有沒有; a list a 、 joins in it: 「推薦適合讀書時聽、不會分心的古典樂」), what follows its
+    last 的 (可以帶狗的民宿: 民宿), else what follows the asking (想找 產後護理之家), not the setting
+    around it (快生了, 去大巨蛋看球之前)."""
     at = [(found, piece) for found, piece in zip(_starts(per_piece, folded), per_piece) if found >= 0]
     def things(begin: int, end: int, named: bool = False) -> list[list[_Concept]]:
         """The stretches naming a thing; after 的 a verb names one too (可以做的伸展: 伸展)."""
@@ -1096,7 +1107,7 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
                 and any(not is_place(c.folded) and (named or not _doing(c.folded)) for c in p)]
 
     start = 0
-    for clause in _CLAUSE.split(folded):
+    for clause in _PHRASE.split(folded):
         end = start + len(clause)
         # The asking opens the clause, after framing and places only (not 推薦 of 攤位推薦); 有沒有人
         # asks for people who know of the topic, not for a thing.

@@ -901,6 +901,11 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
     ("梅西 | Messi\nC羅 | Cristiano Ronaldo\n邁阿密國際 | Inter Miami\n世界盃 | World Cup",
      "我男友是C羅死忠粉，回台灣後被他逼著看了幾場邁阿密國際的比賽，結果我反而變成梅西粉了哈哈。"
      "想看大家聊梅西本人的近況，還有他會不會踢下一屆世界盃；C羅的東西就不用了。", "梅西", ("邁阿密", "C羅")),
+    # 那些就不用了 turns away what the clause before it names, whatever emoji ends it.
+    ("IG | Instagram", "每年端午都會收到客戶寄來的義美粽子，今年換我負責回禮。想先看看大家對義美的看法，像哪款禮盒比較好。"
+     "我同事剛好也叫義美，搜尋一直跑出她的IG，那些就不用了😂", "義美", ("IG",)),
+    # What a request asks for is read in its whole phrase, a list a 、 joins included: the last 的 is the list's.
+    ("", "有沒有推薦適合寫程式時聽、不會分心的爵士樂？", "爵士樂", ("程式",)),
     # An object of common words only (最近的遊玩) leaves the topic to the story.
     ("寶可夢 | Pokemon\n幻獸帕魯 | Palworld", "以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯。想看大家最近的遊玩心得", "幻獸帕魯",
      ("寶可夢",)),
