@@ -821,13 +821,13 @@ def _named_apart(name: str, clauses: str) -> bool:
 def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,
                question: int) -> list[tuple[int, _Concept]]:
     """The names among the things a question names: names the member gave, words the dictionary
-    hardly knows that begin with neither a verb nor a set phrase and hold no number or quantity
-    (溫班亞瑪, 央視春晚; not 要排多久, 哪幾天, 黃亦玫每一段), and the work one does or is (做字幕翻譯,
-    當船員)."""
+    hardly knows that begin with neither a verb nor a set phrase, hold no number or quantity and are
+    no common word CC-CEDICT translates (溫班亞瑪, 央視春晚; not 要排多久, 哪幾天, 黃亦玫每一段, 保戶),
+    and the work one does or is (做字幕翻譯, 當船員)."""
     def unknown_name(word: str) -> bool:
         tokens = text.base_cut(word)
-        return text.dictionary_frequency(word) < NAME_MAX_FREQUENCY and not _doing(tokens[0]) and not any(
-            (text.dictionary_tag(t) or "").startswith("m") for t in tokens)
+        return text.dictionary_frequency(word) < NAME_MAX_FREQUENCY and not glosses.common_word(word) \
+            and not _doing(tokens[0]) and not any((text.dictionary_tag(t) or "").startswith("m") for t in tokens)
 
     def role(word: str) -> bool:
         at = folded.find(word, question)

@@ -906,6 +906,9 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
      "我同事剛好也叫義美，搜尋一直跑出她的IG，那些就不用了😂", "義美", ("IG",)),
     # What a request asks for is read in its whole phrase, a list a 、 joins included: the last 的 is the list's.
     ("", "有沒有推薦適合寫程式時聽、不會分心的爵士樂？", "爵士樂", ("程式",)),
+    # A word the dictionary translates as a common one (保戶) is none of the question's own names.
+    ("富邦人壽 | Fubon Life", "我剛出社會，家裡阿姨是保險業務，一直叫我買富邦人壽的醫療險。想先看看真實保戶的經驗：理賠快不快、"
+     "業務服務怎樣。富邦銀行的信用卡就不用了。", "富邦人壽", ("保戶",)),
     # An object of common words only (最近的遊玩) leaves the topic to the story.
     ("寶可夢 | Pokemon\n幻獸帕魯 | Palworld", "以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯。想看大家最近的遊玩心得", "幻獸帕魯",
      ("寶可夢",)),
