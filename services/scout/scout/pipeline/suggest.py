@@ -726,19 +726,25 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
 
 
 def _about(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]] | None:
-    """The stretches the question asks people to tell about: what it writes between 對, 關於, 聊 or
-    the people it asks (大家, 其他人) and what they tell (的心得, 的討論, 的近況), less what is done
-    there (去, 用): 「想看大家對今年聖地牙哥動漫展的心得」, 「想看大家聊梅西本人的近況」; None where
-    it names nothing there, or points back there or before it in its sentence (她的歌; 「他轉去洛杉磯
-    之後…想看大家聊 Sonny…」), or where a question before it asks already
-    (「未知的首爾有人在追嗎？想看大家對朴寶英…的評價」)."""
+    """The stretches the question asks people to tell about: what its clause, or the next of its
+    sentence, writes between 對, 關於, 聊 or the people it asks (大家, 其他人) and what they tell
+    (的心得, 的討論, 的近況), less what is done there (去, 用): 「想看大家對今年聖地牙哥動漫展的心得」,
+    「想看大家聊梅西本人的近況」; None where it names nothing there, or points back there or before
+    it in its sentence (她的歌; 「他轉去洛杉磯之後…想看大家聊 Sonny…」), or where a question before
+    it asks already (「未知的首爾有人在追嗎？想看大家對朴寶英…的評價」)."""
     ask = _question(folded)
     start = _clause_start(folded, max(ask, 0))
     if ask < 0 or "?" in folded[:start] or _BACK.search(folded, _sentence_start(folded, start), start):
         return None
-    clause = _CLAUSE.split(folded)[ask]
-    reading = _READING.search(clause)
-    found = _ABOUT.search(clause, reading.end()) if reading else None
+    # 「最近又想找來重溫，想看大家聊《向往的生活》各季的心得」: 想找 opens the question, the next clause asks.
+    end = m.start() if (m := _STORY_END.search(folded, start)) else len(folded)
+    clauses, found = _CLAUSE.split(folded), None
+    while found is None and ask < len(clauses) and start < end:
+        reading = _READING.search(clauses[ask])
+        found = _ABOUT.search(clauses[ask], reading.end()) if reading else None
+        if found is None:
+            start += len(clauses[ask]) + 1
+            ask += 1
     if found is None or _BACK.search(found.group("object")):
         return None
     written, at = found.group("object"), start + found.start("object")

@@ -909,6 +909,9 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
     # A word the dictionary translates as a common one (保戶) is none of the question's own names.
     ("富邦人壽 | Fubon Life", "我剛出社會，家裡阿姨是保險業務，一直叫我買富邦人壽的醫療險。想先看看真實保戶的經驗：理賠快不快、"
      "業務服務怎樣。富邦銀行的信用卡就不用了。", "富邦人壽", ("保戶",)),
+    # 想找 opens the question's sentence without asking to read; the next clause asks about 《聲林之王》.
+    ("食尚玩家 | Super Taste", "以前假日都跟家人看《超級星光大道》，後來頂多配飯看《食尚玩家》。最近又想找新的節目來追，想看大家聊"
+     "《聲林之王》各季的心得，哪季評審最好笑都可以。", "聲林之王", ("食尚玩家",)),
     # An object of common words only (最近的遊玩) leaves the topic to the story.
     ("寶可夢 | Pokemon\n幻獸帕魯 | Palworld", "以前很愛玩寶可夢，去年朋友拉我入坑幻獸帕魯。想看大家最近的遊玩心得", "幻獸帕魯",
      ("寶可夢",)),
