@@ -1073,8 +1073,8 @@ def _asking_clauses(folded: str) -> list[int]:
     """The indices of the clauses of the folded intent that ask or want: a question, or a clause
     with a word of wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
     marks = [m.group(0) for m in _CLAUSE.finditer(folded)] + [""]
-    return [i for i, (clause, mark) in enumerate(zip(_CLAUSE.split(folded), marks))
-            if mark in ("?", "？") or any(word in without_titles(clause) for word in _WANTING)]
+    return [i for i, (clause, mark) in enumerate(zip(map(without_titles, _CLAUSE.split(folded)), marks))
+            if mark in ("?", "？") or any(word in clause for word in _WANTING)]
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:
