@@ -50,8 +50,8 @@ _PEOPLE = ("人", "大家", "各位", "网友", "同好", "过来人")
 _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
-# What joins options in a list (folded): 長榮、華航或星宇.
-_OPTION_MARKS = ("、", "或")
+# What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
+_OPTION_MARKS = ("、", "或", "还是")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
@@ -324,12 +324,12 @@ def _aspect_after(i: int, keyword: list[_Concept], keywords: list[list[_Concept]
 
 def _written_names(aliases: AliasLexicon, folded: str) -> list[str]:
     """The lexicon's names the folded intent writes, less a name of two characters written only
-    across the edge of a common word (年改 of 去年改去, 都可 of 都可以); a longer name is seldom there
+    across the edge of a common word (年改 of 去年改去, 都可 of 都可以, 天能 of 一天能去哪); a longer name is seldom there
     by chance (破地獄 of 看破地獄)."""
     inside: set[int] = set()
     at = 0
     for token in text.base_cut(folded):
-        if len(token) >= 2 and glosses.common_word(token):
+        if glosses.common_word(token) or is_common_word(token):
             inside.update(range(at + 1, at + len(token)))
         at += len(token)
 
@@ -516,7 +516,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # that ends 就不用 says what the member does not want (連鎖的瓦城就不用): the topic is what
         # the rest asks about.
         asking = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
-        per_piece = [p for p in per_piece if not _aside(p, folded, asking)] or per_piece
+        per_piece = [p for p, at in zip(per_piece, _starts(per_piece, folded)) if not _aside(at, folded, asking)] or per_piece
         # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
         unwanted = _unwanted_names([c for p in per_piece for c in p], folded)
         per_piece = _only(per_piece, lambda c: c.folded not in unwanted) or per_piece
@@ -602,21 +602,20 @@ def _option(concept: _Concept, folded: str) -> bool:
 def _in_list(written: str, start: int, end: int) -> bool:
     """Whether what is written from `start` to `end` is one of a list: a mark of options (、, 或) right
     before or after it."""
-    return written[end:end + 1] in _OPTION_MARKS or start > 0 and written[start - 1] in _OPTION_MARKS
+    return written.startswith(_OPTION_MARKS, end) or written[:start].endswith(_OPTION_MARKS)
 
 
-def _aside(piece: list[_Concept], folded: str, asking: int) -> bool:
-    """Whether a stretch is first named in a clause that says what else would do (it ends 也可以,
+def _aside(at: int, folded: str, asking: int) -> bool:
+    """Whether a stretch, where it stands (`at`), is in a clause that says what else would do (it ends 也可以,
     都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…), or in the clause
     before one that turns away only what it points at (「…搜尋一直跑出她的IG，那些就不用了」), from the
     sentence that asks (`asking`) on; folded. The story's sentences before it only tell (金馬奇幻影展
     氣氛更好)."""
-    span = _span(piece[0], folded) if piece else None
-    if span is None or span[0] < asking:
+    if at < 0 or at < asking:
         return False
-    end = _CLAUSE.search(folded, span[0])
+    end = _CLAUSE.search(folded, at)
     following = _clause_at(folded, end.end()) if end else ""
-    return _aside_clause(_clause_at(folded, span[0])) or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
+    return _aside_clause(_clause_at(folded, at)) or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
 
 
 def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
@@ -783,11 +782,20 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
     # The concepts of the story before the question (not a word its cut leaves out: 急診 of 急診太累).
     told = {c.folded for p, start in zip(per_piece, _starts(per_piece, folded)) if 0 <= start < question for c in p}
     workers = [(found, piece) for piece in per_piece
-               if piece and piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"}
+               if piece and (piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"} or _role(piece, folded, question))
                and not (len(piece) > 1 and piece[0].folded in told)
                and sum(len(c.folded) for c in piece) >= 3 and not any(given(c) for c in piece)
                and (found := at(piece)) >= 0]
     return min(workers, key=lambda w: w[0])[1] if workers else None
+
+
+def _role(piece: list[_Concept], folded: str, question: int) -> bool:
+    """Whether the question writes a stretch ending in a title as the role one takes (當飛輪教練, 做健身
+    教練): a trade, though a title after a name says who (江振誠主廚) and one of several aspects asked
+    about says whose word (安裝師傅的經驗)."""
+    written = "".join(c.folded for c in piece)
+    at = folded.find(written, question)
+    return piece[-1].folded in titles() and at > 0 and folded[at - 1] in _ROLE
 
 
 def _placed_otherwise(at: int, asked: _Concept, told: _Concept, folded: str) -> bool:
@@ -1115,6 +1123,10 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
     start = 0
     for clause in _PHRASE.split(folded):
         end = start + len(clause)
+        if _aside_clause(clause):
+            # 「單純推薦哪家飛輪教室好上的就不用了」 turns a thing away, however it asks.
+            start = end + 1
+            continue
         # The asking opens the clause, after framing and places only (not 推薦 of 攤位推薦); 有沒有人
         # asks for people who know of the topic, not for a thing.
         cue = min((clause.find(c) + len(c) for c in _ASKING if c in clause and not _asks_for_people(clause, c)

@@ -918,8 +918,23 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
     # The cut reads 急診太累 without 急診: the story names no field, and the question asks about the worker.
     ("", "我是護理系四年級，家人覺得急診太累叫我去診所上班。想聽聽真正在當急診護理師的人怎麼說：班表、薪水、會不會被家屬罵。",
      "急診護理師", ("診所",)),
+    # A clause turned away asks nothing, however it is worded (推薦哪家…就不用了); the title after
+    # 當 is the role the member asks about.
+    ("", "我在高雄上瑜珈課三年，老師常問我要不要去考證照一起帶課。我平常是工程師，想知道兼職當瑜珈教練實際是什麼樣子："
+     "證照怎麼考、鐘點費多少。單純推薦哪家瑜珈教室好上課的就不用了。", "瑜珈教練", ("教室",)),
 ])
 def test_the_story_and_the_clauses_turned_away_are_the_setting(lexicon: str, intent: str, topic: str,
                                                                 setting: tuple[str, ...]) -> None:
     terms = suggest_terms(intent, AliasLexicon.parse(lexicon))
     assert terms[0] == topic and names_none(terms, *setting)
+
+
+@pytest.mark.parametrize(("lexicon", "intent", "name"), [
+    # 天能 of 一天能去哪 is written across 一天.
+    ("天能 | Tenet", "我有台胞證，下個月想從澳門去珠海玩一天，想看看去過的人分享一天能去哪、要帶什麼。", "天能"),
+    # 高鐵 is one of the ways there the member weighs (還是), not what they ask about.
+    ("高鐵 | THSR", "週末想帶爸媽去台南看古蹟，想看大家推薦台南的老宅民宿，搭高鐵還是火車去比較方便。", "高鐵"),
+])
+def test_a_name_written_across_a_word_or_offered_as_an_option_is_not_proposed(lexicon: str, intent: str,
+                                                                              name: str) -> None:
+    assert names_none(suggest_terms(intent, AliasLexicon.parse(lexicon)), name)
