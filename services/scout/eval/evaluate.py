@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–69.jsonl, written blind and each run unseen before it was opened.
+natural_blind.jsonl and natural_blind2–73.jsonl, written blind and each run unseen before it was opened.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
@@ -435,6 +435,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: lower-case name ranks lower": ("scout.pipeline.gate", "_only_lowercase", lambda *_, **__: False),
     "gate: a name as often something else ranks lower": ("scout.pipeline.gate", "_ambiguous", lambda *_: False),
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
+    "gate: what the member does not want ranks lower": ("scout.pipeline.signature", "_unwanted", lambda *_: ()),
     "gate: a broader word searched on its own, weakly": ("scout.pipeline.gate", "_broader_search", lambda *_: False),
     "gate: a term of its own": ("scout.pipeline.gate", "_own_searches", lambda *_: frozenset()),
     "ranking: how a post is written": ("scout.pipeline.rank", "_shape", lambda *_: 0.0),

@@ -295,6 +295,9 @@ def _joins_concepts(phrase: str, groups: tuple[ConceptGroup, ...]) -> bool:
 # What a post loses that names its topic only by a name as often something else, and nothing else
 # of the brief: below the posts that write the topic's context, still eligible.
 AMBIGUOUS_PENALTY = 0.05
+# What a post that names a word of what the member does not want loses: more than any post's
+# evidence beyond the required concepts, so it ranks below those that name none.
+UNWANTED_PENALTY = 0.2
 
 
 def _ambiguous(expression: str) -> bool:
@@ -380,7 +383,7 @@ class Gate:
     def __init__(self, signature: TopicSignature) -> None:
         self.signature = signature
         self._tokenizer = text.tokenizer_with(signature.words)
-        self._patterns = {e: self._pattern(e) for e in signature.words}
+        self._patterns = {e: self._pattern(e) for e in {*signature.words, *signature.unwanted}}
         # A common concept written as a compound the dictionary does not know (大學退場, 健身教練) is
         # also met by its words in one sentence (大學太多本來就該退場, 健身房的教練): people say it
         # in their own order. A name is only ever written whole.
@@ -650,6 +653,8 @@ class Gate:
             relevance -= OTHER_EDITION_PENALTY
         # A word or two of selling, short of an ad, still reads more like an offer than a talk about the topic.
         relevance -= SELLING_PENALTY * min(sum(_selling(folded, self._topic)), 2)
+        # What the member said they do not want (漫畫原作的劇透就不用了) ranks below the rest.
+        relevance -= UNWANTED_PENALTY if any(self._hits(folded, w, spans) for w in self.signature.unwanted) else 0.0
         return Verdict(True, "命中核心概念：" + "、".join(concepts), round(min(relevance, 1.0), 4), tuple(concepts),
                        tuple(tokens))
 

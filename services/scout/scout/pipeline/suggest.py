@@ -33,9 +33,9 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (KIND_ENDINGS, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
-                                              titles, without_titles)
+from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+                                              bare_clause, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
+                                              titles, turns_away, without_titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
 MAX_CONCEPTS = 3
@@ -56,10 +56,6 @@ _OPTION_MARKS = ("、", "或", "还是")
 _OCCASION = ("之后", "以后", "之前", "以前")
 # How a clause that adds what else would do ends (folded).
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
-# A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
-_UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算)[了啦喔吧]?$|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
-# Marks and emoji that end a clause (not letters, digits or characters).
-_TRAILING_MARKS = re.compile(r"[^\w]+$")
 # A clause of what is not wanted that only points back (folded): 那些就不用了, 這種的不要.
 _POINTED_AWAY = re.compile(r"(?:那|这)(?:些|种|类)")
 # What is left of a clause that only lists things (folded): 的, 就, 跟, 和, 與, 或, 、.
@@ -103,7 +99,6 @@ _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
 _COUNTING = "一两几第"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
-_CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
 # Where a phrase ends: a clause, less the lists a 、 joins (folded).
 _PHRASE = re.compile(r"[,，。？?！!；;\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
@@ -451,7 +446,7 @@ def _unmistakable(concept: _Concept) -> bool:
 
 def _same_clause(folded: str, a: _Concept, b: _Concept) -> bool:
     """Whether two concepts are named in one clause of the folded intent (or either is not found)."""
-    clauses = _CLAUSE.split(folded)
+    clauses = CLAUSE.split(folded)
     return any(a.folded in clause and b.folded in clause for clause in clauses) or not all(
         any(c.folded in clause for clause in clauses) for c in (a, b))
 
@@ -613,7 +608,7 @@ def _aside(at: int, folded: str, asking: int) -> bool:
     氣氛更好)."""
     if at < 0 or at < asking:
         return False
-    end = _CLAUSE.search(folded, at)
+    end = CLAUSE.search(folded, at)
     following = _clause_at(folded, end.end()) if end else ""
     return _aside_clause(_clause_at(folded, at)) or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
 
@@ -624,8 +619,8 @@ def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
     topic in another sense (那個叫一風堂的樂團就不用了); folded."""
     names = sorted({c.folded for c in concepts}, key=len, reverse=True)
     unwanted: set[str] = set()
-    for clause in (clause.strip() for clause in _CLAUSE.split(folded)):
-        ending = _UNWANTED.search(clause)
+    for clause in (clause.strip() for clause in CLAUSE.split(folded)):
+        ending = UNWANTED.search(clause)
         rest = clause[:ending.start()] if ending else ""
         for name in names:
             rest = rest.replace(name, "")
@@ -637,8 +632,7 @@ def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
 def _aside_clause(clause: str) -> bool:
     """Whether a clause (folded) says what else would do or what the member does not want, whatever
     marks or emoji end it (就不用了😂)."""
-    clause = _TRAILING_MARKS.sub("", clause.strip())
-    return clause.endswith(_EXTRA_ENDINGS) or bool(_UNWANTED.search(clause))
+    return bare_clause(clause).endswith(_EXTRA_ENDINGS) or turns_away(clause)
 
 
 def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given: Callable[[_Concept], bool],
@@ -651,15 +645,15 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
     that thing (VICTOR beside 球拍). A story told in sentences of their own, then a question that
     names things of its own, the story's names nowhere after it: the question's names, and where,
     are the topic (「…以前都在宿舍看鄧肯…。想看大家對溫班亞瑪的討論」: 溫班亞瑪)."""
-    clauses = _CLAUSE.split(folded)
+    clauses = CLAUSE.split(folded)
     ask = _question(folded)
     if ask <= 0:
         return per_piece
     starts = _starts(per_piece, folded)
-    at_clause = [len(_CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in starts]
+    at_clause = [len(CLAUSE.findall(folded, 0, at)) if at >= 0 else -1 for at in starts]
     # A question that names no thing asks with the clauses of wanting right before it, in its
     # sentence (「今年想挑戰東京馬拉松，想看跑過的人分享心得」).
-    marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
+    marks = [""] + [m.group(0) for m in CLAUSE.finditer(folded)]
     names_thing = any(i == ask and not is_place(c.folded) and not _verb(c.folded)
                       for p, i in zip(per_piece, at_clause) for c in p)
     first = ask
@@ -737,7 +731,7 @@ def _about(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Conce
         return None
     # 「最近又想找來重溫，想看大家聊《向往的生活》各季的心得」: 想找 opens the question, the next clause asks.
     end = m.start() if (m := _STORY_END.search(folded, start)) else len(folded)
-    clauses, found = _CLAUSE.split(folded), None
+    clauses, found = CLAUSE.split(folded), None
     while found is None and ask < len(clauses) and start < end:
         reading = _READING.search(clauses[ask])
         found = _ABOUT.search(clauses[ask], reading.end()) if reading else None
@@ -912,15 +906,15 @@ def _question(folded: str) -> int:
     """The index of the clause that asks to read (想看, 想了解, 請問): the first that begins a
     sentence, else the first; -1 when none does. A story may say what the member once wanted to see
     (「本來只是想看看神仙姐姐有沒有變老，結果…。想看大家對…的心得」)."""
-    marks = [""] + [m.group(0) for m in _CLAUSE.finditer(folded)]
-    asking = [i for i, clause in enumerate(_CLAUSE.split(folded))
+    marks = [""] + [m.group(0) for m in CLAUSE.finditer(folded)]
+    asking = [i for i, clause in enumerate(CLAUSE.split(folded))
               if (reading := _READING.search(clause)) and "说" not in clause[:reading.start()] and not _aside_clause(clause)]
     return next((i for i in asking if _begins_sentence(marks[i])), asking[0] if asking else -1)
 
 
 def _clause_start(folded: str, index: int) -> int:
     """Where the clause of this index begins in the folded intent."""
-    return sum(len(clause) + 1 for clause in _CLAUSE.split(folded)[:index])
+    return sum(len(clause) + 1 for clause in CLAUSE.split(folded)[:index])
 
 
 def _sentence_start(folded: str, at: int) -> int:
@@ -951,7 +945,7 @@ def _starts(per_piece: list[list[_Concept]], folded: str) -> list[int]:
     return starts
 
 
-def _clause_at(folded: str, at: int, marks: re.Pattern[str] = _CLAUSE) -> str:
+def _clause_at(folded: str, at: int, marks: re.Pattern[str] = CLAUSE) -> str:
     """The clause of the folded intent that holds a position ("" for -1), or the phrase where the
     marks are _PHRASE (a list in it whole)."""
     if at < 0:
@@ -1052,7 +1046,7 @@ def _only(naming: list[list[_Concept]], keep: Callable[[_Concept], bool]) -> lis
 def _clause_of(concept: _Concept, folded: str) -> int:
     """The index of the clause of the folded intent that first names a concept (-1 when none does)."""
     span = _span(concept, folded)
-    return -1 if span is None else len(_CLAUSE.findall(folded, 0, span[0]))
+    return -1 if span is None else len(CLAUSE.findall(folded, 0, span[0]))
 
 
 def _clauses_naming(concept: _Concept, concepts: list[_Concept], folded: str) -> set[int]:
@@ -1060,7 +1054,7 @@ def _clauses_naming(concept: _Concept, concepts: list[_Concept], folded: str) ->
     one of `concepts` (漢典 of 陳漢典)."""
     longer = [(m.start(), m.end()) for c in concepts if concept.folded in c.folded and c.folded != concept.folded
               for m in re.finditer(re.escape(c.folded), folded)]
-    return {len(_CLAUSE.findall(folded, 0, m.start())) for m in re.finditer(re.escape(concept.folded), folded)
+    return {len(CLAUSE.findall(folded, 0, m.start())) for m in re.finditer(re.escape(concept.folded), folded)
             if not any(start <= m.start() and m.end() <= end for start, end in longer)}
 
 
@@ -1080,8 +1074,8 @@ def _aspect(concept: _Concept, folded: str, at: int | None = None) -> bool:
 def _asking_clauses(folded: str) -> list[int]:
     """The indices of the clauses of the folded intent that ask or want: a question, or a clause
     with a word of wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
-    marks = [m.group(0) for m in _CLAUSE.finditer(folded)] + [""]
-    return [i for i, (clause, mark) in enumerate(zip(map(without_titles, _CLAUSE.split(folded)), marks))
+    marks = [m.group(0) for m in CLAUSE.finditer(folded)] + [""]
+    return [i for i, (clause, mark) in enumerate(zip(map(without_titles, CLAUSE.split(folded)), marks))
             if mark in ("?", "？") or any(word in clause for word in _WANTING)]
 
 
@@ -1309,7 +1303,7 @@ def _joined(per_piece: list[list[_Concept]], aliases: AliasLexicon, folded: str)
     for i, piece in enumerate(per_piece):
         if joined and joined[-1] and piece and _same_thing(joined[-1][-1], piece[0], aliases) and all(
                 text.dictionary_tag(c.folded) for c in (joined[-1][-1], piece[0]) if text.has_cjk(c.folded)) \
-                and not _CLAUSE.search(folded, max(starts[i - 1], 0), max(starts[i], 0)):
+                and not CLAUSE.search(folded, max(starts[i - 1], 0), max(starts[i], 0)):
             joined[-1] = joined[-1] + piece
         else:
             joined.append(piece)

@@ -607,3 +607,15 @@ def test_a_name_as_often_something_else_alone_ranks_below_the_topics_context():
     with_context = judge.judge("新北國王今天又贏了，好開心")
     assert alone.accepted and with_context.accepted
     assert alone.relevance < with_context.relevance
+
+
+def test_a_post_about_what_the_member_does_not_want_ranks_below_the_rest():
+    judge = gate("最近在追《葬送的芙莉蓮》動畫，想看大家的心得，漫畫原作的劇透就不用了", ["葬送的芙莉蓮", "芙莉蓮"])
+    talk = judge.judge("芙莉蓮動畫第二季的作畫好穩，每一集都看得好療癒")
+    spoiler = judge.judge("芙莉蓮漫畫最新話劇透：那個角色竟然回來了，動畫黨先別看")
+    assert talk.accepted and spoiler.accepted and spoiler.relevance < talk.relevance
+
+
+def test_the_words_of_what_is_turned_away_that_the_brief_asks_for_elsewhere_are_not_unwanted():
+    signature = build_signature("想看大家對林內熱水器的評價，林內鄉的旅遊就不用了", ["林內", "林內 熱水器"])
+    assert "旅游" in signature.unwanted and not {"林内", "热水器", "不用"} & set(signature.unwanted)

@@ -12,13 +12,15 @@ its own:
    what each term searches, one of which a post names whole;
 6. `concepts.widen` — each group also met by the other names and kinds the lexicons know;
    `name_cut_pieces` — an intent piece cut in several groups also by the other names of it whole,
-   and by the other words and kinds of a concept its groups make together.
+   and by the other words and kinds of a concept its groups make together;
+7. `_unwanted` — the words only the clauses of what the member does not want write.
 
 The lexicons (`aliases.txt`, `synonyms.txt`) also tell phases 3 and 4 which words are one thing.
 """
 
 from __future__ import annotations
 
+from scout.pipeline import text
 from scout.pipeline.aliases import AliasLexicon, lexicon, synonyms
 from scout.pipeline.signature import concepts, segment
 from scout.pipeline.signature.model import ConceptGroup, NoTopicEvidence, TopicSignature
@@ -53,4 +55,27 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     concepts.widen(groups, names, words)
     concepts.name_cut_pieces(groups, [*intent_pieces, *(p for pieces in term_pieces for p in pieces)], names, words)
     return TopicSignature(groups=tuple(groups), phrases=tuple(p.text for p in intent_pieces),
-                          written=(intent, *terms), refinements=tuple(refinements), terms=searched)
+                          written=(intent, *terms), refinements=tuple(refinements), terms=searched,
+                          unwanted=_unwanted(intent, terms, segmenter, groups))
+
+
+def _unwanted(intent: str, terms: list[str] | tuple[str, ...], segmenter: segment.Segmenter,
+              groups: list[ConceptGroup]) -> tuple[str, ...]:
+    """The words of the intent's clauses of what the member does not want that the rest of the
+    intent, the terms and the required concepts never write."""
+    folded = text.fold(intent)
+    away = segment.turned_away(folded)
+    if not away:
+        return ()
+    kept = [clause for clause in segment.CLAUSE.split(folded) if clause not in away] + [text.fold(t) for t in terms]
+    required = {e for g in groups if g.required or g.sufficient for e in g.expressions}
+    words = {unit for clause in away for piece in segmenter.pieces(clause) for unit in piece.units}
+    return tuple(sorted(w for w in words if len(w) >= 2 and _names_something(w) and w not in required
+                        and not any(w in k or k in w for k in required) and not any(w in c for c in kept)))
+
+
+def _names_something(word: str) -> bool:
+    """A word that names a thing or an act (劇透, 禮盒, 開運), not one that only says how (單純,
+    一般) nor the turning away itself (不用)."""
+    tag = text.dictionary_tag(word) if text.has_cjk(word) else None
+    return not segment.UNWANTED.search(word) and (tag is None or tag[0] in "nv")

@@ -55,6 +55,9 @@ class TopicSignature:
     # Per approved term, the groups (their indices) a post must all hit to name what the term
     # searches; a post names what one of the terms searches, whole.
     terms: tuple[tuple[int, ...], ...] = ()
+    # Words only the intent's clauses of what the member does not want write (劇透 of 「漫畫原作的
+    # 劇透就不用了」): a post that names one is about what the member turned away.
+    unwanted: tuple[str, ...] = ()
 
     def label(self, word: str) -> str:
         return text.original_spelling(word, list(self.written))

@@ -194,6 +194,29 @@ def quoted_titles(phrases: list[str] | tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(t for t in titles if t))
 
 
+# A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
+UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算)[了啦喔吧]?$|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
+# Marks and emoji that end a clause (not letters, digits or characters).
+_TRAILING_MARKS = re.compile(r"[^\w]+$")
+# Where clauses end (folded).
+CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
+
+
+def bare_clause(clause: str) -> str:
+    """A clause (folded) without the marks or emoji that end it (就不用了😂)."""
+    return _TRAILING_MARKS.sub("", clause.strip())
+
+
+def turns_away(clause: str) -> bool:
+    """Whether a clause (folded) says what the member does not want (…就不用了, 別推…, 不要…)."""
+    return bool(UNWANTED.search(bare_clause(clause)))
+
+
+def turned_away(folded: str) -> list[str]:
+    """The clauses of a folded intent that say what the member does not want."""
+    return [clause for clause in CLAUSE.split(folded) if turns_away(clause)]
+
+
 def without_titles(written: str) -> str:
     """The text less its titles in title marks, whose words name a work, not what the text says
     (求 of 《求婚大作戰》)."""
