@@ -67,6 +67,13 @@ def test_loose_characters_beside_a_place_or_a_term_s_word_are_not_glued_to_it():
     assert units("今年高普考考完了", ["高普考"]) == [text.fold("高普考")]
 
 
+def test_kana_join_a_name_but_never_a_verb_or_a_number_beside_them():
+    assert text.fold("ヨルシカ") in units("去年看過ヨルシカ的演唱會")
+    assert units("想看大家聊ちいかわ的周邊") == ["ちいかわ", text.fold("周邊")]
+    assert text.fold("一次") + "アニサマ" not in units("前年看過一次アニサマ")
+    assert units("藤本タツキ 新作") == [text.fold("藤本タツキ"), text.fold("新作")]
+
+
 def test_a_title_searched_alone_is_not_cut_at_a_word_the_dictionary_files_as_a_function_word():
     # 正直 is an adverb to the dictionary; 正直不動產 is a drama, not any 不動產
     assert units("正直不動產", ["正直不動產"]) == [text.fold("正直不動產")]

@@ -356,12 +356,15 @@ class Segmenter:
         are a verb or a particle (高普考 考完, 抽中 台北), dropped. A lone character joins the word
         before it when it is a noun (陶藝 + 課), a surname with nothing before it the word after it
         (彭 + 啟明), a numeral after a year too (2026 九合一), the two-character noun after it when
-        the dictionary cut one character late (燒 + 肉店: 燒肉 店), else it is dropped (帶 長輩)."""
+        the dictionary cut one character late (燒 + 肉店: 燒肉 店), else it is dropped (帶 長輩). Kana
+        in a row join a noun or characters the dictionary cannot place (藤本タツキ, 東横イン), never a
+        verb or a number (看過 ヨルシカ, 一次 アニサマ)."""
         units: list[str] = []
         run = ""
-        for token in [*tokens, None]:
+        for token in [*_kana_words(tokens), None]:
             if token is not None and not (token.isascii() or token in self.words or _dictionary_word(token)):
-                run += token
+                # A lone character the kana follow is a verb or particle (聊 ちいかわ) unless a noun takes them.
+                run = token if _KANA.fullmatch(token[0]) and len(run) == 1 and not _takes(token, run) else run + token
                 continue
             # The word after the run, when it can take the run in front of it (鬼滅 + 之刃).
             taker = token if token is not None and text.has_cjk(token) and not self._whole(token) else None
@@ -381,9 +384,10 @@ class Segmenter:
                         units.pop()  # an amount or a date (3天, 7月26號), not a topic; a year stays
             elif run and len(run) <= 2 and self._whole(token if token is not None else units[-1] if units else ""):
                 pass  # a verb or particle beside a word of the terms or a place
-            elif run and taker:
+            elif run and taker and _takes(run, taker):
                 token = run + taker
-            elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]):
+            elif run and token is None and units and text.has_cjk(units[-1]) and not self._whole(units[-1]) \
+                    and _takes(run, units[-1]):
                 units[-1] += run
             elif run:
                 units.append(run)
@@ -395,6 +399,28 @@ class Segmenter:
     def _whole(self, unit: str) -> bool:
         """A word of the approved terms or a place: nothing the dictionary cannot place joins it."""
         return unit in self.words or unit in places()
+
+
+# Japanese kana (and the prolonged sound mark), a script of its own beside Chinese characters.
+_KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _takes(run: str, word: str) -> bool:
+    """Whether a word joins the run of characters beside it: always, unless the run is all kana and
+    the word one the dictionary files as no noun (看過, 一次)."""
+    tag = text.dictionary_tag(word)
+    return not _KANA.fullmatch(run[0]) or not _KANA.fullmatch(run[-1]) or tag is None or tag.startswith("n")
+
+
+def _kana_words(tokens: list[str]) -> list[str]:
+    """Tokens with kana in a row joined: the dictionary cuts a kana word letter by letter (ア ニ サ マ)."""
+    joined: list[str] = []
+    for token in tokens:
+        if joined and _KANA.fullmatch(token[:1]) and _KANA.fullmatch(joined[-1][-1:]):
+            joined[-1] += token
+        else:
+            joined.append(token)
+    return joined
 
 
 # The most common surnames in Taiwan, folded: a three-character name that starts with one is most
