@@ -399,6 +399,9 @@ class Gate:
         self._compounds = {e: parts for e in signature.words if e not in titles and (parts := _compound_parts(e))}
         self._part_patterns = {w: re.compile(re.escape(w)) for parts in self._compounds.values() for w in parts}
         self._topic = tuple(signature.words)
+        # The words the member searched, longer than a short word they hold (羽球拍 of 「羽球拍 新手」).
+        self._term_words = frozenset(word for term in signature.written[1:] for word in text.fold(term).split()
+                                     if text.has_cjk(word) and len(word) >= 3)
         # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
         # one name written whole is only one spelling of it among others.
         self._phrases = tuple(p for p in signature.phrases if " " not in p and _joins_concepts(p, signature.groups))
@@ -478,10 +481,17 @@ class Gate:
         not in 完全聯繫."""
         whole = [match.start() for match in self._patterns[expression].finditer(folded)
                  if not text.has_cjk(expression) or len(expression) >= 3
-                 or self._is_word(match.start(), match.end(), spans, alone=expression in self._nicknames)]
+                 or self._is_word(match.start(), match.end(), spans, alone=expression in self._nicknames)
+                 or self._in_term_word(folded, expression, match.start())]
         if whole or expression not in self._compounds:
             return whole
         return self._compound_hits(folded, self._compounds[expression], spans)
+
+    def _in_term_word(self, folded: str, expression: str, start: int) -> bool:
+        """Whether a short word stands, at `start`, inside a word the member searched that holds it:
+        羽球拍 of 「羽球拍 新手」 writes 球拍 as the member means it, however the dictionary cuts it."""
+        return any(folded.startswith(word, start - word.find(expression)) for word in self._term_words
+                   if expression in word and start >= word.find(expression))
 
     def _compound_hits(self, folded: str, parts: tuple[str, ...], spans: list[tuple[int, int]]) -> list[int]:
         """Where a sentence holds every word of a compound, each a word of its own: the first's."""

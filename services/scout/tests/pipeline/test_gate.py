@@ -619,3 +619,8 @@ def test_a_post_about_what_the_member_does_not_want_ranks_below_the_rest():
 def test_the_words_of_what_is_turned_away_that_the_brief_asks_for_elsewhere_are_not_unwanted():
     signature = build_signature("想看大家對林內熱水器的評價，林內鄉的旅遊就不用了", ["林內", "林內 熱水器"])
     assert "旅游" in signature.unwanted and not {"林内", "热水器", "不用"} & set(signature.unwanted)
+
+
+def test_a_word_the_member_searched_names_the_short_word_inside_it_however_the_dictionary_cuts_it():
+    judge = gate("最近想學羽球，新手該買什麼樣的球拍？", ["羽球拍 新手", "新手 球拍"])
+    assert judge.judge("朋友推薦新手先買便宜的羽球拍練手感").accepted
