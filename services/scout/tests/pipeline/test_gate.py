@@ -245,6 +245,8 @@ def test_a_name_only_listed_among_others_is_off_topic():
     # So is one item of a numbered list; a name before the list heads it.
     assert judge.judge("財經網紅我心中的排名：1.股癌 2.謝金河 3.游庭皓，大家的呢？").reason == OFF_TOPIC
     assert judge.judge("謝金河節目重點：1. 台股 2. 美債 3. 匯率，很受用").accepted
+    # A name that does what its clause lists heads no list: it is the subject.
+    assert judge.judge("謝金河今天分析了台股、美債、匯率，講得很清楚").accepted
 
 
 def test_a_name_said_before_the_post_turns_to_its_subject_is_in_passing():
