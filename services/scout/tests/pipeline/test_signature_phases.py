@@ -299,6 +299,12 @@ def test_a_term_s_generic_head_is_no_part_of_what_a_post_must_name():
     assert Gate(sig).judge("日文口譯的兼職，週末兩天展場").accepted
 
 
+def test_alternatives_one_of_which_is_a_very_common_word_only_say_what_of_the_topic_is_asked():
+    # 工作 beside 待遇 and 出路: a post about working as a pharmacist names the topic.
+    sig = build_signature("藥師 畢業後 出路 待遇", ["藥師 工作", "藥師 待遇", "藥師 出路"])
+    assert Gate(sig).judge("在社區藥局當藥師第三年，每天都在跟健保申報奮戰").accepted
+
+
 def test_a_year_only_qualifies_the_event():
     groups = signature("2026 經典賽", ["2026 經典賽", "經典賽"])
     assert groups["2026"][0] is False and groups[text.fold("經典賽")][0] is True

@@ -514,6 +514,12 @@ def _written_together(groups: list[ConceptGroup], readings: list[TermReading]) -
     return False
 
 
+def _qualifying(group: ConceptGroup) -> list[str]:
+    """The words of a group that make it a qualifier when one is very common: each of its
+    alternatives (出路, 薪水 or 工作 beside 營養師 say what of the topic is asked, as 工作 alone would)."""
+    return group.expressions
+
+
 def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> None:
     """Phase 5: each approved term is one search, and a post names what one of them searches,
     whole (`term_concepts`). So a concept every term names is required, and one only some terms
@@ -525,8 +531,8 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     search found posts from everywhere. Names each searched in a term of their own are
     sufficient: a post needs one of them, not all."""
     for group in groups:
-        common = text.has_cjk(group.expression) and not group.entity and \
-            text.dictionary_frequency(group.expression) >= OPTIONAL_MIN_FREQUENCY and len(groups) > 1
+        common = not group.entity and len(groups) > 1 and any(
+            text.has_cjk(e) and text.dictionary_frequency(e) >= OPTIONAL_MIN_FREQUENCY for e in _qualifying(group))
         group.qualifier = group.qualifier or common
     searches = [r for r in readings if r.named]
     narrow_alone = [r for r in searches if len(concepts := _concepts_of(r)) == 1 and _specific(concepts[0])]
