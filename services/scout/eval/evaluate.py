@@ -461,6 +461,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "signature: a name without the place it begins with": ("scout.pipeline.signature.concepts", "unplaced",
                                                            lambda _: None),
     "cut: a surname begins the given name cut off it": ("scout.pipeline.signature.segment", "_given_names", lambda tokens: tokens),
+    "proposals: the other name the member gives in brackets": ("scout.pipeline.suggest", "_bracketed", lambda *_: []),
     "proposals: the name alone": ("scout.pipeline.suggest", "_anchor", lambda *_, **__: None),
     "proposals: keywords led by a name search it alone too": ("scout.pipeline.suggest", "_led_by_name",
                                                               lambda *_: False),

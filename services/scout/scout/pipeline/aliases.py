@@ -67,6 +67,10 @@ class AliasLexicon:
         entry = self._entry(folded_a)
         return entry is not None and entry == self._entry(folded_b)
 
+    def with_names(self, lines: str) -> AliasLexicon:
+        """This lexicon with a request's own names (`name | other name` lines) read first."""
+        return _WithOwnNames(AliasLexicon.parse(lines), self) if lines.strip() else self
+
     def kinds(self, folded_concept: str) -> tuple[str, ...]:
         """What a post may name instead of a folded concept, as the lexicon writes them."""
         return self._kinds.get(folded_concept, ())
@@ -74,6 +78,21 @@ class AliasLexicon:
     def is_kind(self, folded_word: str, folded_concept: str) -> bool:
         """Whether a folded word names a kind of a folded concept (特斯拉 of 電動車)."""
         return folded_word in self._folded_kinds.get(folded_concept, ())
+
+
+class _WithOwnNames(AliasLexicon):
+    """A lexicon with a request's own names before the maintained ones."""
+
+    def __init__(self, own: AliasLexicon, base: AliasLexicon) -> None:
+        self._own, self._base = own, base
+        self._kinds, self._folded_kinds = base._kinds, base._folded_kinds
+
+    def names_in(self, folded: str) -> list[str]:
+        found = list(dict.fromkeys([*self._own.names_in(folded), *self._base.names_in(folded)]))
+        return sorted(found, key=lambda name: (-len(name), folded.find(name)))
+
+    def _entry(self, folded_name: str) -> bytes | None:
+        return self._own._entry(folded_name) or self._base._entry(folded_name)
 
 
 # Between the names of a line, in the trie's values.

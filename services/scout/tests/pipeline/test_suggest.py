@@ -938,3 +938,13 @@ def test_the_story_and_the_clauses_turned_away_are_the_setting(lexicon: str, int
 def test_a_name_written_across_a_word_or_offered_as_an_option_is_not_proposed(lexicon: str, intent: str,
                                                                               name: str) -> None:
     assert names_none(suggest_terms(intent, AliasLexicon.parse(lexicon)), name)
+
+
+@pytest.mark.parametrize(("intent", "names"), [
+    # The member gives the name's other name in brackets: both are proposed.
+    ("朋友一直推我去吃一蘭（Ichiran），想看大家吃過的評價", ("一蘭", "Ichiran")),
+    ("女兒想學游泳，朋友推薦去上鯨魚游泳學校（Whale Swim），想看上過的家長心得", ("鯨魚游泳學校", "Whale Swim")),
+])
+def test_the_other_name_the_member_gives_in_brackets_is_proposed_too(intent: str, names: tuple[str, ...]) -> None:
+    terms = suggest_terms(intent, AliasLexicon.parse(""))
+    assert all(any(name in term for term in terms) for name in names)
