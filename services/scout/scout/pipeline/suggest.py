@@ -33,7 +33,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               bare_clause, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles, turns_away, without_titles)
 
@@ -105,8 +105,6 @@ _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
 _COUNTING = "一两几第"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
-# Where a phrase ends: a clause, less the lists a 、 joins (folded).
-_PHRASE = re.compile(r"[,，。？?！!；;\n]")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
 _DOING_TAGS = frozenset("vl")
@@ -639,15 +637,16 @@ def _in_list(written: str, start: int, end: int) -> bool:
 
 def _aside(at: int, folded: str, asking: int) -> bool:
     """Whether a stretch, where it stands (`at`), is in a clause that says what else would do (it ends 也可以,
-    都可以, 也想看 or 更好) or what the member does not want (就不用, 請略過, 別推…), or in the clause
-    before one that turns away only what it points at (「…搜尋一直跑出她的IG，那些就不用了」), from the
-    sentence that asks (`asking`) on; folded. The story's sentences before it only tell (金馬奇幻影展
-    氣氛更好)."""
+    都可以, 也想看 or 更好), or in a phrase that says what the member does not want (就不用, 請略過,
+    別推…), the list it ends included (萬聖節派對、變裝活動就不用了), or in the clause before one that turns away only what it
+    points at (「…搜尋一直跑出她的IG，那些就不用了」), from the sentence that asks (`asking`) on;
+    folded. The story's sentences before it only tell (金馬奇幻影展氣氛更好)."""
     if at < 0 or at < asking:
         return False
     end = CLAUSE.search(folded, at)
     following = _clause_at(folded, end.end()) if end else ""
-    return _aside_clause(_clause_at(folded, at)) or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
+    return _aside_clause(_clause_at(folded, at)) or turns_away(_clause_at(folded, at, PHRASE)) \
+        or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
 
 
 def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
@@ -706,7 +705,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
     sentence = _sentence_start(folded, question)
     pointer = _BACK.search(folded, sentence)
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
-    told = "，".join(phrase for phrase in _PHRASE.split(folded) if not _aside_clause(phrase))
+    told = "，".join(phrase for phrase in PHRASE.split(folded) if not _aside_clause(phrase))
     worker = _worker_asked(per_piece, folded, question, given)
     if worker is not None and not (pointer and pointer.start() < question):
         # A question about a line of work names the worker, one thing however the dictionary cuts
@@ -747,7 +746,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
         named = [(at, c) for at, c in in_question if is_place(c.folded)]
     elif not named and not pointer:
         named = _asked_there(in_question, things, given, folded, question)
-    after = "，".join(phrase for phrase in _PHRASE.split(folded[_clause_start(folded, ask):]) if not _aside_clause(phrase))
+    after = "，".join(phrase for phrase in PHRASE.split(folded[_clause_start(folded, ask):]) if not _aside_clause(phrase))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
             or any(given(s) and _named_apart(s.folded, after) for s in things if not any(s is n for _, n in named)):
         return per_piece
@@ -854,7 +853,7 @@ def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: 
     start = _clause_start(folded, first)
     return [c for p, at in zip(per_piece, starts) if at >= start for c in p
             if c.folded in told and not is_place(c.folded) and not any(c is s for s in story)
-            and _aside_clause(_clause_at(folded, folded.find(c.folded, at), _PHRASE))]
+            and _aside_clause(_clause_at(folded, folded.find(c.folded, at), PHRASE))]
 
 
 def _named_apart(name: str, clauses: str) -> bool:
@@ -984,7 +983,7 @@ def _starts(per_piece: list[list[_Concept]], folded: str) -> list[int]:
 
 def _clause_at(folded: str, at: int, marks: re.Pattern[str] = CLAUSE) -> str:
     """The clause of the folded intent that holds a position ("" for -1), or the phrase where the
-    marks are _PHRASE (a list in it whole)."""
+    marks are PHRASE (a list in it whole)."""
     if at < 0:
         return ""
     start = max((m.end() for m in marks.finditer(folded, 0, at)), default=0)
@@ -1152,7 +1151,7 @@ def _asked_for(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] |
                 and any(not is_place(c.folded) and (named or not _doing(c.folded)) for c in p)]
 
     start = 0
-    for clause in _PHRASE.split(folded):
+    for clause in PHRASE.split(folded):
         end = start + len(clause)
         if _aside_clause(clause):
             # 「單純推薦哪家飛輪教室好上的就不用了」 turns a thing away, however it asks.

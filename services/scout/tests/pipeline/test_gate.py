@@ -621,6 +621,9 @@ def test_a_post_about_what_the_member_does_not_want_ranks_below_the_rest():
 def test_the_words_of_what_is_turned_away_that_the_brief_asks_for_elsewhere_are_not_unwanted():
     signature = build_signature("想看大家對林內熱水器的評價，林內鄉的旅遊就不用了", ["林內", "林內 熱水器"])
     assert "旅游" in signature.unwanted and not {"林内", "热水器", "不用"} & set(signature.unwanted)
+    # The list a clause of what is not wanted ends is turned away whole.
+    listed = build_signature("想看大家讀謝沅瑾的風水書的心得，他的生肖運勢、開運農民曆那種就不用了", ["謝沅瑾", "謝沅瑾 風水"])
+    assert {"生肖", "运势"} & set(listed.unwanted) and "农民历" in listed.unwanted
 
 
 def test_a_word_the_member_searched_names_the_short_word_inside_it_however_the_dictionary_cuts_it():

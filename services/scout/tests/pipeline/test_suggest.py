@@ -918,6 +918,9 @@ def test_a_question_after_a_story_of_names_asks_about_its_place_and_things() -> 
     # The cut reads 急診太累 without 急診: the story names no field, and the question asks about the worker.
     ("", "我是護理系四年級，家人覺得急診太累叫我去診所上班。想聽聽真正在當急診護理師的人怎麼說：班表、薪水、會不會被家屬罵。",
      "急診護理師", ("診所",)),
+    # 不是我要的 turns a clause away.
+    ("", "最近看了梅根的新節目，也好奇她的品牌果醬。想看大家對梅根本人的評價，《窒友梅根》那部恐怖片也不是我要的",
+     "梅根", ("窒友",)),
     # A clause turned away asks nothing, however it is worded (推薦哪家…就不用了); the title after
     # 當 is the role the member asks about.
     ("", "我在高雄上瑜珈課三年，老師常問我要不要去考證照一起帶課。我平常是工程師，想知道兼職當瑜珈教練實際是什麼樣子："

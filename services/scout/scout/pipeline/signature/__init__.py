@@ -67,7 +67,7 @@ def _unwanted(intent: str, terms: list[str] | tuple[str, ...], segmenter: segmen
     away = segment.turned_away(folded)
     if not away:
         return ()
-    kept = [clause for clause in segment.CLAUSE.split(folded) if clause not in away] + [text.fold(t) for t in terms]
+    kept = [phrase for phrase in segment.PHRASE.split(folded) if phrase not in away] + [text.fold(t) for t in terms]
     required = {e for g in groups if g.required or g.sufficient for e in g.expressions}
     words = {unit for clause in away for piece in segmenter.pieces(clause) for unit in piece.units}
     return tuple(sorted(w for w in words if len(w) >= 2 and _names_something(w) and w not in required

@@ -194,12 +194,16 @@ def quoted_titles(phrases: list[str] | tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(t for t in titles if t))
 
 
-# A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…
-UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算)[了啦喔吧]?$|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
+# A clause that says what the member does not want (folded): 瓦城就不用, Staub的比較請略過, 別推其他…,
+# 那部恐怖片也不是我要的.
+UNWANTED = re.compile(r"(?:(?<!要)不要|不用|不需要|不必|略过|不看|不考虑|别推|免|就算|不是我(?:想)?要(?:的|找的|看的))[了啦喔吧]?$"
+                      r"|^(?:但|可是|而且|也)?(?:不要|不想看|别推)")
 # Marks and emoji that end a clause (not letters, digits or characters).
 _TRAILING_MARKS = re.compile(r"[^\w]+$")
 # Where clauses end (folded).
 CLAUSE = re.compile(r"[,，。？?！!；;、\n]")
+# Where phrases end: a clause, less the lists a 、 joins (folded).
+PHRASE = re.compile(r"[,，。？?！!；;\n]")
 
 
 def bare_clause(clause: str) -> str:
@@ -213,8 +217,9 @@ def turns_away(clause: str) -> bool:
 
 
 def turned_away(folded: str) -> list[str]:
-    """The clauses of a folded intent that say what the member does not want."""
-    return [clause for clause in CLAUSE.split(folded) if turns_away(clause)]
+    """The phrases of a folded intent that say what the member does not want, each with the list
+    its clause ends (萬聖節派對、變裝活動就不用了)."""
+    return [phrase for phrase in PHRASE.split(folded) if turns_away(phrase)]
 
 
 def without_titles(written: str) -> str:
