@@ -437,7 +437,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "gate: selling words rank lower": ("scout.pipeline.gate", "_selling", lambda *_, **__: (0, 0)),
     "gate: what the member does not want ranks lower": ("scout.pipeline.signature", "_unwanted", lambda *_: ()),
     "signature: alternatives one of which is a very common word qualify": (
-        "scout.pipeline.signature.concepts", "_qualifying", lambda group: [group.expression]),
+        "scout.pipeline.signature.concepts", "_qualifying", lambda group, _: [group.expression]),
     "gate: a short word inside a word the member searched": ("scout.pipeline.gate.Gate", "_in_term_word",
                                                              lambda *_, **__: False),
     "gate: a broader word searched on its own, weakly": ("scout.pipeline.gate", "_broader_search", lambda *_: False),

@@ -514,10 +514,11 @@ def _written_together(groups: list[ConceptGroup], readings: list[TermReading]) -
     return False
 
 
-def _qualifying(group: ConceptGroup) -> list[str]:
-    """The words of a group that make it a qualifier when one is very common: each of its
-    alternatives (出路, 薪水 or 工作 beside 營養師 say what of the topic is asked, as 工作 alone would)."""
-    return group.expressions
+def _qualifying(group: ConceptGroup, searched_words: set[str]) -> list[str]:
+    """The words of a group that make it a qualifier when one is very common: the intent's word and
+    each alternative the member searched (出路, 薪水 or 工作 beside 營養師 say what of the topic is
+    asked, as 工作 alone would), not the lexicons' other names (飛機 of 坐飛機)."""
+    return [group.expression, *(e for e in group.aliases if e in searched_words)]
 
 
 def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> None:
@@ -530,9 +531,11 @@ def mark_required(groups: list[ConceptGroup], readings: list[TermReading]) -> No
     narrow concept (足底筋膜炎 beside 台中 骨科), the city the others name still holds: that
     search found posts from everywhere. Names each searched in a term of their own are
     sufficient: a post needs one of them, not all."""
+    searched_words = {unit for reading in readings for unit in reading.units}
     for group in groups:
         common = not group.entity and len(groups) > 1 and any(
-            text.has_cjk(e) and text.dictionary_frequency(e) >= OPTIONAL_MIN_FREQUENCY for e in _qualifying(group))
+            text.has_cjk(e) and text.dictionary_frequency(e) >= OPTIONAL_MIN_FREQUENCY
+            for e in _qualifying(group, searched_words))
         group.qualifier = group.qualifier or common
     searches = [r for r in readings if r.named]
     narrow_alone = [r for r in searches if len(concepts := _concepts_of(r)) == 1 and _specific(concepts[0])]
