@@ -33,7 +33,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (CLAUSE, KANA, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               bare_clause, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles, turns_away, without_titles)
 
@@ -52,8 +52,6 @@ _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 # A run of characters and what the member writes in brackets right after it (公文式（KUMON）).
 _BRACKETED = re.compile(r"([\u3400-\u9fff]{2,12})[（(]([^（）()、，,。；;]{2,30})[)）]")
-# Japanese kana: a name written with them is a name whatever characters it also holds (にいがた酒の陣).
-_KANA = re.compile(r"[\u3040-\u30ff]")
 # jieba's tags of words no name holds (see _breaks_name).
 _NAME_BREAKING_TAGS = frozenset("vmprdcf")
 # What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
@@ -355,7 +353,7 @@ def _bracketed(intent: str) -> list[tuple[str, str]]:
         cut -= cut > 0 and len(words[-1]) == 1 and cut == len(words) - 1
         name = written[sum(map(len, words[:cut])):]
         other = match.group(2).strip()
-        named = not text.has_cjk(other) and any(ch.isalpha() for ch in other) or _KANA.search(other) is not None or (
+        named = not text.has_cjk(other) and any(ch.isalpha() for ch in other) or KANA.search(other) is not None or (
             len(other) <= 6 and not any(_breaks_name(w) for w in text.base_cut(text.fold(other))))
         if len(name) >= 2 and named:
             pairs.append((name, other))

@@ -369,7 +369,7 @@ class Segmenter:
         for token in [*_kana_words(tokens), None]:
             if token is not None and not (token.isascii() or token in self.words or _dictionary_word(token)):
                 # A lone character the kana follow is a verb or particle (聊 ちいかわ) unless a noun takes them.
-                run = token if _KANA.fullmatch(token[0]) and len(run) == 1 and not _takes(token, run) else run + token
+                run = token if KANA.fullmatch(token[0]) and len(run) == 1 and not _takes(token, run) else run + token
                 continue
             # The word after the run, when it can take the run in front of it (鬼滅 + 之刃).
             taker = token if token is not None and text.has_cjk(token) and not self._whole(token) else None
@@ -407,21 +407,21 @@ class Segmenter:
 
 
 # Japanese kana (and the prolonged sound mark), a script of its own beside Chinese characters.
-_KANA = re.compile(r"[\u3040-\u30ff]")
+KANA = re.compile(r"[\u3040-\u30ff]")
 
 
 def _takes(run: str, word: str) -> bool:
     """Whether a word joins the run of characters beside it: always, unless the run is all kana and
     the word one the dictionary files as no noun (看過, 一次)."""
     tag = text.dictionary_tag(word)
-    return not _KANA.fullmatch(run[0]) or not _KANA.fullmatch(run[-1]) or tag is None or tag.startswith("n")
+    return not KANA.fullmatch(run[0]) or not KANA.fullmatch(run[-1]) or tag is None or tag.startswith("n")
 
 
 def _kana_words(tokens: list[str]) -> list[str]:
     """Tokens with kana in a row joined: the dictionary cuts a kana word letter by letter (ア ニ サ マ)."""
     joined: list[str] = []
     for token in tokens:
-        if joined and _KANA.fullmatch(token[:1]) and _KANA.fullmatch(joined[-1][-1:]):
+        if joined and KANA.fullmatch(token[:1]) and KANA.fullmatch(joined[-1][-1:]):
             joined[-1] += token
         else:
             joined.append(token)
