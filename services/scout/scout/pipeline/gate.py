@@ -209,9 +209,8 @@ def _listed(folded: str, start: int, end: int) -> bool:
     # Before its clause's list, a name heads it only as its first item: what follows it up to the
     # first mark does nothing (游庭皓、股癌…; 看謝金河的節目、…), unlike a subject that lists what it
     # does (美甲師扣掉材料、時間、房租).
-    first = _LIST_MARK not in before and not any(
-        (text.dictionary_tag(word) or "").startswith("v") for word in text.base_cut(after.split(_LIST_MARK)[0]))
-    if (before + after).count(_LIST_MARK) >= 2 and (_LIST_MARK in before or first):
+    if (before + after).count(_LIST_MARK) >= 2 and (_LIST_MARK in before or not any(
+            (text.dictionary_tag(word) or "").startswith("v") for word in text.base_cut(after.split(_LIST_MARK)[0]))):
         return True
     items = [m.start() for m in _NUMBERED_ITEM.finditer(folded)]
     return len(items) >= 3 and items[0] < start

@@ -324,18 +324,20 @@ def test_a_name_the_member_capitalized_written_only_in_lower_case_ranks_lower():
     casual = gate("coach 包包 心得", ["Coach", "coach 包包"])
     assert casual.judge("新買的 coach 托特包好能裝").relevance == casual.judge("新買的 Coach 托特包好能裝").relevance
 
+def ranks_below(judge, lower, higher):
+    """Whether both posts are eligible and the first ranks below the second."""
+    low, high = judge.judge(lower), judge.judge(higher)
+    return low.accepted and high.accepted and low.relevance < high.relevance
+
+
 def test_selling_words_short_of_an_ad_rank_a_post_lower():
     judge = gate("怪獸8號", ["怪獸8號"])
-    talk = judge.judge("怪獸8號的動畫第二季終於出了，保科副隊長超帥")
-    merch = judge.judge("怪獸8號的壓克力立牌現貨，保科副隊長超帥")
-    assert talk.accepted and merch.accepted and merch.relevance < talk.relevance
+    assert ranks_below(judge, "怪獸8號的壓克力立牌現貨，保科副隊長超帥", "怪獸8號的動畫第二季終於出了，保科副隊長超帥")
 
 
 def test_a_shop_called_by_the_name_ranks_below_a_post_about_the_one_named():
     judge = gate("林書豪", ["林書豪", "豪哥"])
-    about = judge.judge("豪哥今天最後一節的三分球，整個主場都炸開了")
-    shop = judge.judge("豪哥牛肉麵今天排好長，整個店門口都炸開了")
-    assert about.accepted and shop.accepted and shop.relevance < about.relevance
+    assert ranks_below(judge, "豪哥牛肉麵今天排好長，整個店門口都炸開了", "豪哥今天最後一節的三分球，整個主場都炸開了")
 
 
 def test_honest_post_with_one_selling_word_is_not_an_ad():
@@ -613,9 +615,7 @@ def test_a_name_as_often_something_else_alone_ranks_below_the_topics_context():
 
 def test_a_post_about_what_the_member_does_not_want_ranks_below_the_rest():
     judge = gate("最近在追《葬送的芙莉蓮》動畫，想看大家的心得，漫畫原作的劇透就不用了", ["葬送的芙莉蓮", "芙莉蓮"])
-    talk = judge.judge("芙莉蓮動畫第二季的作畫好穩，每一集都看得好療癒")
-    spoiler = judge.judge("芙莉蓮漫畫最新話劇透：那個角色竟然回來了，動畫黨先別看")
-    assert talk.accepted and spoiler.accepted and spoiler.relevance < talk.relevance
+    assert ranks_below(judge, "芙莉蓮漫畫最新話劇透：那個角色竟然回來了，動畫黨先別看", "芙莉蓮動畫第二季的作畫好穩，每一集都看得好療癒")
 
 
 def test_the_words_of_what_is_turned_away_that_the_brief_asks_for_elsewhere_are_not_unwanted():

@@ -70,7 +70,7 @@ def _unwanted(intent: str, terms: list[str] | tuple[str, ...], segmenter: segmen
     kept = [phrase for phrase in segment.PHRASE.split(folded) if phrase not in away] + [text.fold(t) for t in terms]
     required = {e for g in groups if g.required or g.sufficient for e in g.expressions}
     words = {unit for clause in away for piece in segmenter.pieces(clause) for unit in piece.units}
-    return tuple(sorted(w for w in words if len(w) >= 2 and _names_something(w) and w not in required
+    return tuple(sorted(w for w in words if len(w) >= 2 and _names_something(w)
                         and not any(w in k or k in w for k in required) and not any(w in c for c in kept)))
 
 
