@@ -215,10 +215,12 @@ def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]
         # only score (電動車 充電: 電動車; 台中 空污 小孩: 台中 空污).
         required = {text.fold(n) for c in kept for n in c.names}
         narrower = [" ".join(c.names[0] for c in kept)]
-    if not framed and len(keywords) == 2 and not _described(concepts, keywords):
-        # Of two keywords, the first names the topic and the other what of it is asked (綜所稅 申報,
-        # 養蜂 蜂農 收入): the first alone too, but not keywords that describe the generic head after
-        # them (外包 後端 工程師).
+    if not framed and len(keywords) >= 2 and not _described(concepts, keywords) and not (
+            any(is_place(c.folded) for c in concepts) and any(glosses.one_english_word(c.folded) for c in keywords[0])):
+        # Keywords name the topic first and after it what of it is asked, or its context (綜所稅 申報,
+        # 養蜂 蜂農 收入, 沙丘 提摩西 夏勒梅 續集): the first alone too, however the others combine,
+        # but not keywords that describe the generic head after them (外包 後端 工程師), nor an
+        # English word beside a place, which holds what sense it is in (Apple 台北 門市).
         narrower += _first_keyword(keywords)
 
     def written(replace: int, name: str) -> str:
@@ -437,12 +439,20 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     the topic first and its context after (陳傑憲 of 「陳傑憲 統一獅 隊長」)."""
     names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
+    if len(names) > 1 and not framed and _leads(names[0], concepts, folded):
+        names = names[:1]
     if len(names) > 1:
         names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
     if len(names) > 1 and (framed or not _one_keyword(folded, names)):
         titled = {text.fold(t) for t in marked or ()}
         names = sorted(names, key=lambda c: c.folded not in titled)[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
+
+
+def _leads(name: _Concept, concepts: list[_Concept], folded: str) -> bool:
+    """Whether a name no dictionary knows is the first keyword: keywords give their topic first,
+    however well known the names after it (杜微 of 杜微 台鐵 董事長)."""
+    return name is concepts[0] and _unmistakable(name) and folded.startswith(name.folded + " ")
 
 
 def _one_keyword(folded: str, concepts: list[_Concept]) -> bool:
@@ -1368,7 +1378,7 @@ def _described(concepts: list[_Concept], keywords: list[list[_Concept]]) -> bool
     left out of the keywords (外包 後端 of 外包 後端 工程師; not 收入 of 外送員 收入 跑單)."""
     modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
     return not any(concepts[-1] is c for k in keywords for c in k) and len(modifiers) > 1 and all(
-        text.has_cjk(c.folded) and text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
+        text.has_cjk(c.folded) and 0 < text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
 
 
 def _compound_first(keywords: list[list[_Concept]], things: list[_Concept]) -> list[_Concept] | None:

@@ -307,6 +307,8 @@ def test_a_sentence_naming_three_things_searches_any_two_of_them() -> None:
     # alone too, unless it only says where (台中).
     terms = suggest("麵包師傅 學徒 工時 證照")
     assert "麵包師傅" in terms and "學徒" not in terms
+    # However the keywords after it combine: a name among them takes nothing from the first.
+    assert "沙丘" in suggest("沙丘 提摩西 夏勒梅 續集")
     assert "台中" not in suggest("台中 皮膚科 痘痘")
     # Not a sentence's first thing, which its other clauses may only set up.
     assert "公寓" not in suggest(intent)
@@ -408,6 +410,12 @@ def test_keywords_giving_names_apart_are_about_the_first_and_one_written_as_one_
     terms = suggest(intent)
     assert "陳傑憲" in terms and "統一獅" not in terms
     assert [g.expression for g in build_signature(intent, terms).required] == [text.fold("陳傑憲")]
+    # So is a name no dictionary knows before a name the lexicon knows, and it is no word that
+    # describes the title after them, as 外包 後端 describe 工程師.
+    intent = "林安 高鐵 董事長"
+    terms = suggest(intent)
+    assert "林安" in terms and "高鐵" not in terms
+    assert [g.expression for g in build_signature(intent, terms).required] == [text.fold("林安")]
     # A series and its subtitle in one word name one game: both stay required.
     terms = suggest("寶可夢傳說Z-A好玩嗎 值不值得買")
     assert all("Z-A" in term for term in terms)
