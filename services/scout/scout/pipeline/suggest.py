@@ -73,9 +73,9 @@ _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场
 _BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件|系列|张)")
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
-# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 請問, 求分享,
+# A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 想追蹤, 請問, 求分享,
 # 有沒有, 好奇大家, or that opens with 好奇 (not 「…很好奇」, which tells).
-_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家|^好奇")
+_READING = re.compile(r"想(?:多|再|先|要)?(?:看|了解|知道|听|问|找|请(?:问|教|大家|各位)|聊|读|追)|请问|求(?:分享|推荐|推|问)|有没有|好奇大家|^好奇")
 # Kin named after whose they are (folded): 的女兒, 的老公.
 _KIN = re.compile(r"的(?:女儿|儿子|老婆|老公|太太|妻子|丈夫|爸爸|妈妈|父亲|母亲|哥哥|姐姐|姊姊|弟弟|妹妹|孙子|孙女|女友|男友|前妻|前夫)")
 # What a question asks people to tell about (folded): after 對, 關於, 聊 or the people asked, up to
@@ -592,9 +592,17 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
                     (p for p in ordered if any(not is_place(c.folded) and not _verb(c.folded) for c in p)), None) or next(
                     (p for p in ordered if any(not is_place(c.folded) for c in p)), None)
                 if first is not None:
-                    per_piece = [p if p is first else [c for c in p if is_place(c.folded)] for p in per_piece]
+                    per_piece = [p if p is first else [c for c in p if is_place(c.folded) and not _own_setting(c, folded)]
+                                 for p in per_piece]
     concepts = _merged([c for piece in per_piece for c in piece], aliases)
     return [c for c in concepts if not _is_country(c.folded)] or concepts
+
+
+def _own_setting(place: _Concept, folded: str) -> bool:
+    """Whether a place is named only where the member tells of themselves (我住彰化, 我在台北做設計,
+    我是台中的社工): where they live or work, not where what they ask about is."""
+    starts = [m.start() for m in re.finditer(re.escape(place.folded), folded)]
+    return bool(starts) and all(_clause_at(folded, at).lstrip().startswith("我") for at in starts)
 
 
 def _repeated(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:

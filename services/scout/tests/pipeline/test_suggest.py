@@ -147,6 +147,17 @@ def test_a_story_told_before_the_question_is_its_setting() -> None:
     # A name the story gives as often as the question names its thing again is what is asked about.
     terms = suggest("國中開始打羽球，球拍一直都是用 VICTOR，最近想換一支，在 VICTOR 跟 YONEX 之間猶豫。想看大家用球拍的心得")
     assert "VICTOR" in terms
+    # 想追 and 想追蹤 ask to read too: what they name is the topic, not the story's band.
+    terms = suggest("我在台中當美術老師，最近想帶學生認識前輩藝術家。想追蹤陳澄波的討論，像他的《嘉義街外》、作品展出或生平故事。")
+    assert terms[0] == "陳澄波" and names_none(terms, "嘉義街外")
+
+
+def test_a_place_named_only_where_the_member_tells_of_themselves_is_not_where_the_topic_is() -> None:
+    terms = suggest("我住板橋，在銀行上班。想看大家學衝浪的心得，第一次下水會不會很可怕。")
+    assert terms[0] == "衝浪" and names_none(terms, "板橋")
+    # Named again where the member asks, it is.
+    terms = suggest("我住台中北屯，在補習班上班。想看台中髮廊漂髮的推薦和價錢。")
+    assert "台中" in terms[0]
 
 
 def test_what_is_named_before_zhihou_says_when() -> None:
