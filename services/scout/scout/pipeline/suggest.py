@@ -1202,7 +1202,8 @@ def _asks_for_people(clause: str, cue: str) -> bool:
 
 def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:
     """A name the member gave: a title, a name of the alias lexicon, a Latin name (not a code such
-    as 5G), or a person's name the intent gives a title or form of address (黃瑽寧 of 黃瑽寧醫師).
+    as 5G), or a person's name the intent gives a title or form of address, after it or before it
+    (黃瑽寧 of 黃瑽寧醫師, 戴勝益 of 王品創辦人戴勝益).
     Not a proper noun of the dictionary alone, which files many common words as names (卡住, 衛教)."""
     folded = concept.folded
     # IU or A24 (a letter before a number of two digits or more), not 5G nor an English word written
@@ -1210,7 +1211,8 @@ def _given_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, 
     latin = not text.has_cjk(folded) and (sum(ch.isalpha() for ch in folded) >= 2 or bool(_LETTER_NUMBER.fullmatch(folded))) \
         and not _english_words(concept)
     return folded in segmenter.names or latin or bool(aliases.others(folded)) or bears_title(folded) and any(
-        folded + title in intent for title in titles())
+        folded + title in intent for title in titles()) or is_personal(folded) and any(
+        title + folded in intent for title in titles())
 
 
 def _known_name(concept: _Concept, segmenter: Segmenter, aliases: AliasLexicon, intent: str) -> bool:

@@ -87,6 +87,8 @@ def test_a_name_given_a_title_is_a_name_and_the_dictionarys_proper_nouns_are_not
     assert suggest("想看大家分享黃瑽寧醫師的育兒衛教，哪些建議真的有用？")[0] == "黃瑽寧"
     # A religious title is a title too (法師, 上人).
     assert suggest("最近很多人在討論證嚴法師，想看大家怎麼看")[0] == "證嚴"
+    # So is a person's name after a title: the person, not the company the title is held at.
+    assert suggest("華碩創辦人施崇棠最近有什麼新消息嗎？") == ["施崇棠"]
 
 
 def test_a_code_is_no_name_the_sentence_is_about() -> None:
