@@ -478,7 +478,6 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a count of things left out": ("scout.pipeline.suggest", "_is_count", lambda *_: False),
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: the first keyword alone": ("scout.pipeline.suggest", "_first_keyword", lambda *_: []),
-    "proposals: a name no dictionary knows leads keywords": ("scout.pipeline.suggest", "_leads", lambda *_: False),
     "proposals: a place where the member tells of themselves": ("scout.pipeline.suggest", "_own_setting", lambda *_: False),
     "proposals: a common word after the keywords only scores": ("scout.pipeline.suggest", "_without_aspect", lambda *_: None),
     "proposals: a keyword that is a verb only scores": ("scout.pipeline.suggest", "_without_doing", lambda *_: None),

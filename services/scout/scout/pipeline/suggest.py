@@ -439,20 +439,12 @@ def _anchor(concepts: list[_Concept], segmenter: Segmenter, aliases: AliasLexico
     the topic first and its context after (陳傑憲 of 「陳傑憲 統一獅 隊長」)."""
     names = [c for c in concepts if not is_place(c.folded) and (not c.folded.isdigit() or aliases.others(c.folded))
              and (c.entity or _known_name(c, segmenter, aliases, folded))]
-    if len(names) > 1 and not framed and _leads(names[0], concepts, folded):
-        names = names[:1]
     if len(names) > 1:
         names = [c for c in names if _given_name(c, segmenter, aliases, folded)]
     if len(names) > 1 and (framed or not _one_keyword(folded, names)):
         titled = {text.fold(t) for t in marked or ()}
         names = sorted(names, key=lambda c: c.folded not in titled)[:1]
     return names[0] if len(concepts) > 1 and len(names) == 1 else None
-
-
-def _leads(name: _Concept, concepts: list[_Concept], folded: str) -> bool:
-    """Whether a name no dictionary knows is the first keyword: keywords give their topic first,
-    however well known the names after it (杜微 of 杜微 台鐵 董事長)."""
-    return name is concepts[0] and _unmistakable(name) and folded.startswith(name.folded + " ")
 
 
 def _one_keyword(folded: str, concepts: list[_Concept]) -> bool:
@@ -1385,7 +1377,8 @@ def _most_specific(concepts: list[_Concept], keywords: list[list[_Concept]], fra
 
 def _described(concepts: list[_Concept], keywords: list[list[_Concept]]) -> bool:
     """Whether rare keywords (not places) all describe the generic head that ends the request,
-    left out of the keywords (外包 後端 of 外包 後端 工程師; not 收入 of 外送員 收入 跑單)."""
+    left out of the keywords (外包 後端 of 外包 後端 工程師; not 收入 of 外送員 收入 跑單), each a
+    word of the dictionary: a name it lacks says who, not what kind (杜微 of 杜微 台鐵 董事長)."""
     modifiers = [c for keyword in keywords for c in keyword if not is_place(c.folded)]
     return not any(concepts[-1] is c for k in keywords for c in k) and len(modifiers) > 1 and all(
         text.has_cjk(c.folded) and 0 < text.dictionary_frequency(c.folded) < NAME_MAX_FREQUENCY for c in modifiers)
