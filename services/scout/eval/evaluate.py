@@ -479,6 +479,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: keywords any two at a time": ("scout.pipeline.suggest", "_any_two", lambda *_: []),
     "proposals: the first keyword alone": ("scout.pipeline.suggest", "_first_keyword", lambda *_: []),
     "proposals: a place where the member tells of themselves": ("scout.pipeline.suggest", "_own_setting", lambda *_: False),
+    "proposals: a title the question's sentence marks before it asks": ("scout.pipeline.suggest", "_marked_before",
+                                                                       lambda *_: False),
     "proposals: a common word after the keywords only scores": ("scout.pipeline.suggest", "_without_aspect", lambda *_: None),
     "proposals: a keyword that is a verb only scores": ("scout.pipeline.suggest", "_without_doing", lambda *_: None),
     "proposals: a run in its words": ("scout.pipeline.suggest", "parts_around_names", lambda *_: None),

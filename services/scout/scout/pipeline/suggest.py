@@ -704,6 +704,9 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
     while not names_thing and not _begins_sentence(marks[first]) and "想" in clauses[first - 1] \
             and not _aside_clause(clauses[first - 1]):
         first -= 1
+    opening = len(CLAUSE.findall(folded, 0, _sentence_start(folded, _clause_start(folded, ask))))
+    if _marked_before(per_piece, at_clause, opening, first, intent):
+        first = opening
     story = [c for p, i in zip(per_piece, at_clause) if 0 <= i < first for c in p]
     things = [s for s in story if not is_place(s.folded)]
     in_question = [(at, c) for p, i, at in zip(per_piece, at_clause, starts) if first <= i <= ask for c in p]
@@ -760,6 +763,13 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
+
+
+def _marked_before(per_piece: list[list[_Concept]], at_clause: list[int], opening: int, first: int, intent: str) -> bool:
+    """Whether the question's sentence (its clauses from `opening`) sets a title in title marks before
+    it asks (`first`): the title is asked about (「聽說有本書叫《一人公司》，想看讀過的人心得」)."""
+    marked = {text.fold(t) for t in quoted_titles([intent])}
+    return any(opening <= i < first and c.folded in marked for p, i in zip(per_piece, at_clause) for c in p)
 
 
 def _about(per_piece: list[list[_Concept]], folded: str, given: Callable[[_Concept], bool]) -> list[list[_Concept]] | None:

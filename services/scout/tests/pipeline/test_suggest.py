@@ -154,6 +154,11 @@ def test_a_story_told_before_the_question_is_its_setting() -> None:
     assert terms[0] == "陳澄波" and names_none(terms, "嘉義街外")
 
 
+def test_a_title_the_questions_sentence_marks_before_it_asks_is_what_it_asks_about() -> None:
+    terms = suggest("我在高雄當護理師，下班喜歡看書。朋友推薦一本《被討厭的勇氣》，想看讀過的人對書裡觀念的心得。")
+    assert terms[0] == "被討厭的勇氣"
+
+
 def test_a_place_named_only_where_the_member_tells_of_themselves_is_not_where_the_topic_is() -> None:
     terms = suggest("我住板橋，在銀行上班。想看大家學衝浪的心得，第一次下水會不會很可怕。")
     assert terms[0] == "衝浪" and names_none(terms, "板橋")
