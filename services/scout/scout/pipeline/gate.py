@@ -403,9 +403,11 @@ class Gate:
         self._compounds = {e: parts for e in signature.words if e not in titles and (parts := _compound_parts(e))}
         self._part_patterns = {w: re.compile(re.escape(w)) for parts in self._compounds.values() for w in parts}
         self._topic = tuple(signature.words)
-        # The words the member searched, longer than a short word they hold (羽球拍 of 「羽球拍 新手」).
-        self._term_words = frozenset(word for term in signature.written[1:] for word in text.fold(term).split()
-                                     if text.has_cjk(word) and len(word) >= 3)
+        # The words the member searched that hold a short word, each with where it holds it (羽球拍 of
+        # 「羽球拍 新手」 holds 球拍 at 1).
+        term_words = {word for term in signature.written[1:] for word in text.fold(term).split()
+                      if text.has_cjk(word) and len(word) >= 3}
+        self._holders = {e: tuple((word, word.find(e)) for word in term_words if e in word) for e in self._patterns}
         # An intent piece written whole is evidence when it joins several concepts (台南早午餐);
         # one name written whole is only one spelling of it among others.
         self._phrases = tuple(p for p in signature.phrases if " " not in p and _joins_concepts(p, signature.groups))
@@ -494,8 +496,7 @@ class Gate:
     def _in_term_word(self, folded: str, expression: str, start: int) -> bool:
         """Whether a short word stands, at `start`, inside a word the member searched that holds it:
         羽球拍 of 「羽球拍 新手」 writes 球拍 as the member means it, however the dictionary cuts it."""
-        return any(folded.startswith(word, start - word.find(expression)) for word in self._term_words
-                   if expression in word and start >= word.find(expression))
+        return any(start >= at and folded.startswith(word, start - at) for word, at in self._holders[expression])
 
     def _compound_hits(self, folded: str, parts: tuple[str, ...], spans: list[tuple[int, int]]) -> list[int]:
         """Where a sentence holds every word of a compound, each a word of its own: the first's."""
