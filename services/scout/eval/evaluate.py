@@ -491,6 +491,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a trade typed as a keyword is one word": ("scout.pipeline.suggest", "_typed_whole", lambda *_: []),
     "proposals: a question about a line of work is about the worker": ("scout.pipeline.suggest", "_worker_asked",
                                                                         lambda *_: None),
+    "proposals: people asked by the work they do": ("scout.pipeline.suggest", "_by_work", lambda *_: False),
     "proposals: what the question asks people to tell about": ("scout.pipeline.suggest", "_about", lambda *_: None),
     "proposals: what a request asks for": ("scout.pipeline.suggest", "_asked_for", lambda *_: None),
     "proposals: an asking word before people asks for no thing": ("scout.pipeline.suggest", "_asks_for_people",

@@ -96,6 +96,8 @@ _LETTER_NUMBER = re.compile(r"[a-z][0-9]{2,}")
 _TELLING = ("分享", "看法", "意见", "说法", "建议")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
+
+_DOING_WORK = re.compile(r"(?:做|当)过?$")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款, 這系列, 這張 (an album).
 _WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张)")
 # What joins two things a clause lists (folded).
@@ -830,11 +832,19 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
     # The concepts of the story before the question (not a word its cut leaves out: 急診 of 急診太累).
     told = {c.folded for p, start in zip(per_piece, _starts(per_piece, folded)) if 0 <= start < question for c in p}
     workers = [(found, piece) for piece in per_piece
-               if piece and (piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"} or _role(piece, folded, question))
-               and not (len(piece) > 1 and piece[0].folded in told)
-               and sum(len(c.folded) for c in piece) >= 3 and not any(given(c) for c in piece)
-               and (found := at(piece)) >= 0]
+               if piece and (_by_work(piece, folded, question) or (
+                   piece[-1].folded[-1] in _WORKER_ENDINGS - {"工", "手"} or _role(piece, folded, question))
+                   and sum(len(c.folded) for c in piece) >= 3 and not (len(piece) > 1 and piece[0].folded in told))
+               and not any(given(c) for c in piece) and (found := at(piece)) >= 0]
     return min(workers, key=lambda w: w[0])[1] if workers else None
+
+
+def _by_work(piece: list[_Concept], folded: str, question: int) -> bool:
+    """Whether the question asks people by the work they do (做校對的人, 當舞者的人, 做過傳送的人): what
+    they do is the line of work asked about, whatever word ends it."""
+    written = "".join(c.folded for c in piece)
+    at = folded.find(written, question)
+    return at > 0 and _DOING_WORK.search(folded, 0, at) is not None and folded.startswith("的人", at + len(written))
 
 
 def _role(piece: list[_Concept], folded: str, question: int) -> bool:

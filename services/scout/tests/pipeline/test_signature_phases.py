@@ -539,6 +539,9 @@ def test_a_person_is_written_by_the_surname_and_an_office_but_not_a_title_many_h
     judge = Gate(build_signature("想看大家怎麼評價侯友宜的施政", ["侯友宜"]))
     assert judge.judge("侯市長任內新北的違停取締變超兇，騎車要小心").accepted
     assert judge.judge("侯老師的數學課好難，作業寫到半夜").reason == OFF_TOPIC
+    # 董, short for 董事長 (郭董, 張董)
+    chairman = Gate(build_signature("想看大家怎麼評價張忠謀", ["張忠謀"]))
+    assert chairman.judge("張董那本自傳下冊我看完了，寫台積電創立那段最精彩").accepted
     # a common word that starts with a surname (馬拉松: marathon) is no one's name
     race = signature("台北馬拉松", ["台北馬拉松", "北馬"])[text.fold("馬拉松")][1]
     assert not {text.fold("拉松"), text.fold("馬市長")} & race

@@ -450,6 +450,16 @@ def test_a_question_about_a_line_of_work_is_about_the_worker_not_the_story() -> 
     assert terms[0] == "ASUS" and names_none(terms, "維修師")
 
 
+def test_people_asked_by_the_work_they_do_name_the_line_of_work() -> None:
+    # 做排版的人, 做校對的人, 當過保全的人: what they do is the work asked about, whatever word ends
+    # it, not the jobs and schools of the story.
+    assert suggest("我在出版社當編輯五年，最近公司要裁員。朋友說可以接案做排版，"
+                   "想知道現在做排版的人怎麼接案、一頁多少錢。")[0] == "排版"
+    terms = suggest("大學念中文系，畢業後在補習班教作文。最近想換工作，想看在做校對的人分享，費率怎麼算、一本書要校幾次。")
+    assert terms[0] == "校對" and names_none(terms, "中文系")
+    assert suggest("退伍後在物流倉庫做了兩年理貨，腰常常痛。想看當過保全的人分享，夜班跟薪水怎麼樣。")[0] == "保全"
+
+
 def test_alternatives_set_apart_beside_a_name_are_what_of_it_is_asked() -> None:
     # The comic and the anime of a work only score: the work alone finds the posts on it.
     terms = suggest("鬼滅之刃 漫畫 動畫 差異")

@@ -725,10 +725,10 @@ def _renamed_compound(expression: str, group: ConceptGroup, names: AliasLexicon)
             for other in _other_names(expression[:end], group, names) if text.has_cjk(other)]
 
 
-# Offices a person is called by after the surname (侯市長, 韓院長), folded: an office has one
+# Offices a person is called by after the surname (侯市長, 韓院長, 郭董), folded: an office has one
 # holder at a time, where a surname and a teacher, a doctor or a coach are many people.
 _OFFICES = tuple(text.fold(t) for t in (
-    "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "執行長", "總經理"))
+    "市長", "縣長", "院長", "部長", "局長", "署長", "總統", "副總統", "主席", "董事長", "董", "執行長", "總經理"))
 
 
 # A name's head after its beginning: a word of the dictionary, a number before it (24小時).
