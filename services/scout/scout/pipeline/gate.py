@@ -40,6 +40,7 @@ SELLING_PENALTY = 0.05
 MIN_CONTENT_CHARS = 6
 # Shorter Latin words match no -ed or -ing form: "bed" is not a form of "be", nor "tend" of "ten".
 MIN_INFLECTED = 4
+SPACED_MIN_CHARS = 3
 
 # Advertising vocabulary, folded. A call that only a seller makes (加賴, 私訊下單, 折扣碼) is an ad
 # on its own; softer calls (私訊, 預約) and selling words are common in honest posts about a brand,
@@ -450,7 +451,11 @@ class Gate:
         # Spaces inside an expression, where Latin letters or digits meet Chinese (50 嵐 for
         # 50嵐, iPhone 手機) and after a dot between letters (Dr. Wu for Dr.Wu), are optional in
         # the post, or a colon, dot or dash (F1：狂速飆風).
-        parts = [re.escape(p) for p in _DOT_JOINT.sub(". ", _SCRIPT_BOUNDARY.sub(" ", expression)).split(" ") if p]
+        # A name of three characters or more may be written with a space between them (烏 龍 院),
+        # which a shorter one seldom is and a phrase's break often makes (星期一 休假).
+        spaced = text.cjk_count(expression) >= SPACED_MIN_CHARS
+        parts = [r"\s?".join(map(re.escape, p)) if spaced and text.has_cjk(p) else re.escape(p)
+                 for p in _DOT_JOINT.sub(". ", _SCRIPT_BOUNDARY.sub(" ", expression)).split(" ") if p]
         body = r"[\s:·・-]*".join(parts)
         # Latin words and numbers must stand alone: "apple" is not in "pineapple", "16" not in "2016".
         before = r"(?<![a-z])" if expression[0].isascii() and expression[0].isalpha() else (

@@ -33,8 +33,8 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (CLAUSE, KANA, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              bare_clause, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
+from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+                                              bare_clause, bracketed_names, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles, turns_away, without_titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
@@ -51,9 +51,6 @@ _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 # A run of characters and what the member writes in brackets right after it (公文式（KUMON）).
-_BRACKETED = re.compile(r"([\u3400-\u9fff]{2,12})[（(]([^（）()、，,。；;]{2,30})[)）]")
-# jieba's tags of words no name holds (see _breaks_name).
-_NAME_BREAKING_TAGS = frozenset("vmprdcf")
 # What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
 _OPTION_MARKS = ("、", "或", "还是")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
@@ -124,7 +121,7 @@ class _Concept:
 def suggest_terms(intent: str, aliases: AliasLexicon | None = None) -> list[str]:
     """Search terms for an intent, the core first; NoTopicEvidence when it names no topic."""
     # The other name the member gives a name in brackets is one more line of the lexicon.
-    aliases = (aliases or lexicon()).with_names("\n".join(" | ".join(pair) for pair in _bracketed(intent)))
+    aliases = (aliases or lexicon()).with_names(bracketed_names(intent))
     titles = quoted_titles([intent])
     # The lexicon's names written in the intent, and the titles it sets in title marks, stay whole
     # (台北車站, Tai Tzu-ying, 《喵的奇幻漂流》).
@@ -339,36 +336,6 @@ def _written_names(aliases: AliasLexicon, folded: str) -> list[str]:
         return len(name) != 2 or any(m.start() not in inside and m.end() not in inside
                                      for m in re.finditer(re.escape(name), folded))
     return [name for name in aliases.names_in(folded) if written(name)]
-
-
-def _bracketed(intent: str) -> list[tuple[str, str]]:
-    """Each name and the other name the member gives it in brackets right after it (公文式（KUMON）,
-    樂天銀行（樂天國際商銀）): the name is what follows the last verb, number, pronoun, adverb,
-    preposition or conjunction before the brackets (去上 公文式, 一顆 檸檬彗星, 聊 鼓鼓), and the word
-    before a lone last character (吃 一蘭); the other
-    name a Latin name, one with kana, or at most six Chinese characters of none of those, not an aside
-    (接案、伴奏、巡演; 牛丼連鎖那個; 試管嬰兒實驗室)."""
-    pairs = []
-    for match in _BRACKETED.finditer(intent):
-        written = match.group(1)
-        words = text.base_cut(text.fold(written))
-        cut = max((i + 1 for i, word in enumerate(words[:-1]) if _breaks_name(word)), default=0)
-        # A name of one character after the break begins with the word before it (一 蘭).
-        cut -= cut > 0 and len(words[-1]) == 1 and cut == len(words) - 1
-        name = written[sum(map(len, words[:cut])):]
-        other = match.group(2).strip()
-        named = not text.has_cjk(other) and any(ch.isalpha() for ch in other) or KANA.search(other) is not None or (
-            len(other) <= 6 and not any(_breaks_name(w) for w in text.base_cut(text.fold(other))))
-        if len(name) >= 2 and named:
-            pairs.append((name, other))
-    return pairs
-
-
-def _breaks_name(word: str) -> bool:
-    """A word no name holds: a verb (not one used as a noun, 教育), number, pronoun, adverb,
-    preposition, conjunction, locative or aspect particle (過, 了, 的)."""
-    tag = text.dictionary_tag(word) or "x"
-    return tag[0] in _NAME_BREAKING_TAGS and tag != "vn" or tag in ("ug", "ul", "uj", "uz")
 
 
 def _lone_word(folded: str) -> list[str]:

@@ -67,6 +67,18 @@ def test_a_space_after_a_dot_in_a_latin_name_is_optional():
     assert judge.judge("St.Ives 的杏桃磨砂膏用了一個月").accepted
 
 
+def test_a_name_of_three_characters_or_more_may_be_written_with_spaces_between_them():
+    judge = gate("想看大家對謝金燕新歌的評價", ["謝金燕"])
+    assert judge.judge("謝 金 燕 的新歌 MV 一出來我就重播十遍").accepted
+    # a phrase's break between two characters of a shorter name is no name
+    assert not gate("想看大家聊一休的減醣", ["一休 減醣"]).judge("星期一 休假 在家減醣").accepted
+
+
+def test_a_name_and_its_other_name_the_member_gives_in_brackets_are_one_concept():
+    judge = gate("想看大家用得利塗料（Dulux）刷牆的心得", ["得利塗料 Dulux"])
+    assert judge.judge("得利塗料刷兩道就蓋過舊牆色了").accepted
+
+
 def test_a_latin_word_matches_its_plural_and_nothing_longer():
     judge = gate("foldable phone", ["foldable"])
     assert judge.judge("Foldables finally feel mainstream, my mom just bought one").accepted

@@ -43,7 +43,8 @@ def build_signature(intent: str, terms: list[str] | tuple[str, ...], *, names: A
     groups = concepts.merge_slashed(concepts.intent_groups(intent_pieces, segmenter), [intent, *terms])
     readings = [concepts.read_term(segment.runs(term, pieces), groups, intent_pieces)
                 for term, pieces in zip(terms, term_pieces)]
-    names, words = names or lexicon(), words or synonyms()
+    # The other name the member gives a name in brackets is one more line of the lexicon.
+    names, words = (names or lexicon()).with_names(segment.bracketed_names(intent)), words or synonyms()
     lexicons = (names, words)
     concepts.known_names(groups, readings, lexicons, intent_pieces)
     concepts.learn_spellings(readings)

@@ -477,3 +477,45 @@ def _cut_late(char: str, noun: str) -> bool:
 def _nominal(char: str) -> bool:
     tag = text.dictionary_tag(char)
     return tag is None or tag.startswith("n")
+
+
+# A name and, in brackets right after it, another name of it (公文式（KUMON）).
+BRACKETED = re.compile(r"([\u3400-\u9fff]{2,12})[（(]([^（）()、，,。；;]{2,30})[)）]")
+# jieba's tags of words no name holds (see _breaks_name).
+_NAME_BREAKING_TAGS = frozenset("vmprdcf")
+
+
+def bracketed(intent: str) -> list[tuple[str, str]]:
+    """Each name and the other name the member gives it in brackets right after it (公文式（KUMON）,
+    樂天銀行（樂天國際商銀）): the name is what follows the last verb, number, pronoun, adverb,
+    preposition or conjunction before the brackets (去上 公文式, 一顆 檸檬彗星, 聊 鼓鼓), and the word
+    before a lone last character (吃 一蘭); the other
+    name a Latin name, one with kana, or at most six Chinese characters of none of those, not an aside
+    (接案、伴奏、巡演; 牛丼連鎖那個; 試管嬰兒實驗室)."""
+    pairs = []
+    for match in BRACKETED.finditer(intent):
+        written = match.group(1)
+        words = text.base_cut(text.fold(written))
+        cut = max((i + 1 for i, word in enumerate(words[:-1]) if _breaks_name(word)), default=0)
+        # A name of one character after the break begins with the word before it (一 蘭).
+        cut -= cut > 0 and len(words[-1]) == 1 and cut == len(words) - 1
+        name = written[sum(map(len, words[:cut])):]
+        other = match.group(2).strip()
+        named = not text.has_cjk(other) and any(ch.isalpha() for ch in other) or KANA.search(other) is not None or (
+            len(other) <= 6 and not any(_breaks_name(w) for w in text.base_cut(text.fold(other))))
+        if len(name) >= 2 and named:
+            pairs.append((name, other))
+    return pairs
+
+
+def _breaks_name(word: str) -> bool:
+    """A word no name holds: a verb (not one used as a noun, 教育), number, pronoun, adverb,
+    preposition, conjunction, locative or aspect particle (過, 了, 的)."""
+    tag = text.dictionary_tag(word) or "x"
+    return tag[0] in _NAME_BREAKING_TAGS and tag != "vn" or tag in ("ug", "ul", "uj", "uz")
+
+
+def bracketed_names(intent: str) -> str:
+    """The names the member gives in brackets as lexicon lines (`name | other name`): one thing's
+    two names, to the proposals and the signature alike."""
+    return "\n".join(" | ".join(pair) for pair in bracketed(intent))
