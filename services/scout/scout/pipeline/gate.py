@@ -40,6 +40,7 @@ SELLING_PENALTY = 0.05
 MIN_CONTENT_CHARS = 6
 # Shorter Latin words match no -ed or -ing form: "bed" is not a form of "be", nor "tend" of "ten".
 MIN_INFLECTED = 4
+# Characters a name has at least to be written with spaces between them (烏 龍 院).
 SPACED_MIN_CHARS = 3
 
 # Advertising vocabulary, folded. A call that only a seller makes (加賴, 私訊下單, 折扣碼) is an ad

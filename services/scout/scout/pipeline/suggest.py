@@ -50,7 +50,6 @@ _PEOPLE = ("人", "大家", "各位", "网友", "同好", "过来人")
 _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
-# A run of characters and what the member writes in brackets right after it (公文式（KUMON）).
 # What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
 _OPTION_MARKS = ("、", "或", "还是")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
@@ -93,7 +92,7 @@ _LETTER_NUMBER = re.compile(r"[a-z][0-9]{2,}")
 _TELLING = ("分享", "看法", "意见", "说法", "建议")
 # What comes before the work one does or is (folded): 做字幕翻譯, 當船員.
 _ROLE = ("做", "当")
-
+# What comes right before the work people are asked by (folded): 做, 當, 做過.
 _DOING_WORK = re.compile(r"(?:做|当)过?$")
 # A pointer back at a work or a product (folded): 這部, 這本, 這款, 這系列, 這張 (an album).
 _WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张)")
