@@ -189,6 +189,7 @@ def test_a_name_given_to_someone_else_is_not_the_one_the_brief_names():
         assert judge.judge(other).reason == OFF_TOPIC, other
     # someone the writer knows by the name
     for colleague in ("我們公司的小戴今天請大家喝飲料", "我們部門新來的小戴超會做簡報", "我同事小戴今天又遲到",
+                      "我們公司小戴今天又在早會講了一小時",
                       "我們公司新來的日本同事叫小戴 人超好", "我們班也有一個小戴 每次點名都有人偷笑",
                       "我同事是新來的會計，大家都叫她小戴", "我女友的妹妹從小被叫小戴，因為她姓戴"):
         assert judge.judge(colleague).reason == OFF_TOPIC, colleague
