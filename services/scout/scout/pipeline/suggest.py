@@ -783,14 +783,12 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
     not the people a question asks to tell (想看現職剪輯師分享, 網拍設計師的看法), nor one of a list
     or of a clause of what else would do (算命師、塔羅師的收入, 老闆或設計師的分享都想看), nor one
     whose field the story names before (學美髮…美髮設計師這行: the field, named again and again, is
-    the topic)."""
+    the topic); or, whatever word ends it and however long, the work people are asked by (`_by_work`)."""
     end = m.start() if (m := _STORY_END.search(folded, question)) else len(folded)
 
     def at(piece: list[_Concept]) -> int:
         """Where the question writes the stretch as what it asks about, its words in a row; -1 elsewhere."""
-        written = "".join(c.folded for c in piece)
-        start = folded.find(written, question)
-        after = start + len(written)
+        start, after = _written_at(piece, folded, question)
         asked = start > 0 and folded[start - 1] in _ROLE or _KIND_POINTER.match(folded, after) is not None \
             or folded.startswith("的", after) and not folded.startswith(_TELLING, after + 1)
         return start if question <= start < end and asked and not _in_list(folded, start, after) \
@@ -808,18 +806,24 @@ def _worker_asked(per_piece: list[list[_Concept]], folded: str, question: int,
 def _by_work(piece: list[_Concept], folded: str, question: int) -> bool:
     """Whether the question asks people by the work they do (做校對的人, 當舞者的人, 做過傳送的人): what
     they do is the line of work asked about, whatever word ends it."""
-    written = "".join(c.folded for c in piece)
-    at = folded.find(written, question)
-    return at > 0 and _DOING_WORK.search(folded, 0, at) is not None and folded.startswith("的人", at + len(written))
+    at, after = _written_at(piece, folded, question)
+    return at > 0 and _DOING_WORK.search(folded, 0, at) is not None and folded.startswith("的人", after)
 
 
 def _role(piece: list[_Concept], folded: str, question: int) -> bool:
     """Whether the question writes a stretch ending in a title as the role one takes (當飛輪教練, 做健身
     教練): a trade, though a title after a name says who (江振誠主廚) and one of several aspects asked
     about says whose word (安裝師傅的經驗)."""
-    written = "".join(c.folded for c in piece)
-    at = folded.find(written, question)
+    at, _ = _written_at(piece, folded, question)
     return piece[-1].folded in titles() and at > 0 and folded[at - 1] in _ROLE
+
+
+def _written_at(piece: list[_Concept], folded: str, question: int) -> tuple[int, int]:
+    """Where the question, from its start on, first writes a stretch's words in a row, and where
+    they end (a start of -1 where it does not)."""
+    written = "".join(c.folded for c in piece)
+    start = folded.find(written, question)
+    return start, start + len(written)
 
 
 def _placed_otherwise(at: int, asked: _Concept, told: _Concept, folded: str) -> bool:
