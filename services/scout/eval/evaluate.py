@@ -490,7 +490,7 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a product without its maker": ("scout.pipeline.suggest", "_without_maker", lambda *_: None),
     "proposals: the end of a story's name after another place is another one": ("scout.pipeline.suggest",
                                                                                "_placed_otherwise", lambda *_: False),
-    "proposals: a trade typed as a keyword is one word": ("scout.pipeline.suggest", "_typed_whole", lambda *_: []),
+    "proposals: a keyword keeps what the cut would drop of it": ("scout.pipeline.suggest", "_typed_whole", lambda *_: []),
     "proposals: a question about a line of work is about the worker": ("scout.pipeline.suggest", "_worker_asked",
                                                                         lambda *_: None),
     "proposals: people asked by the work they do": ("scout.pipeline.suggest", "_by_work", lambda *_: False),

@@ -34,7 +34,7 @@ from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unpl
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
 from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
-                                              bare_clause, bracketed_names, is_common_word, is_personal, is_proper_noun, parts_around_names, quoted_titles,
+                                              bare_clause, bracketed_names, is_common_word, is_framing, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles, turns_away, without_titles)
 
 # More concepts than this make a search term too narrow to find anything; the most specific stay.
@@ -64,9 +64,9 @@ _JOINING = "的就跟和与及或、 "
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
 _POINTER = re.compile(r"[他她它牠]|这(?:部|本|款|间|家|位|个|支|场|件|系列|张)")
-# What points back at a thing or a person told before (folded); not 這個, which a question also
-# puts after what it names (網咖這個產業).
-_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件|系列|张)")
+# What points back at a thing or a person told before (folded); not 這個 alone, which a question
+# also puts after what it names (網咖這個產業), only before a kind of work (這個節目, 這個牌子).
+_BACK = re.compile(r"(?<!其)[他她它牠](?!们)|这(?:部|本|款|间|家|位|支|场|件|系列|张|个(?:节目|频道|牌子|品牌|游戏|影集))")
 # The end of a sentence that tells, not asks (folded).
 _STORY_END = re.compile(r"[。！!]")
 # A clause that asks to read about something (folded): 想看, 想多了解, 想知道, 想聽, 想追蹤, 請問, 求分享,
@@ -94,8 +94,8 @@ _TELLING = ("分享", "看法", "意见", "说法", "建议")
 _ROLE = ("做", "当")
 # What comes right before the work people are asked by (folded): 做, 當, 做過.
 _DOING_WORK = re.compile(r"(?:做|当)过?$")
-# A pointer back at a work or a product (folded): 這部, 這本, 這款, 這系列, 這張 (an album).
-_WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张)")
+# A pointer back at a work or a product (folded): 這部, 這本, 這款, 這系列, 這張 (an album), 這個節目.
+_WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张|个(?:节目|频道|牌子|品牌|游戏|影集))")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
 # How a count of things begins (folded): 一, 兩, 幾, 第.
@@ -363,10 +363,19 @@ def _typed_first(intent: str) -> list[str]:
 
 
 def _typed_whole(intent: str) -> list[str]:
-    """A trade of three characters the member set apart as a keyword, which the cut reads as a lone
-    character, which it drops, before a worker (插 畫家 of 插畫家, 製 琴師 of 製琴師): one word as typed."""
-    return [word for word in map(text.fold, _typed_keywords(intent)) if len(word) == 3 and all(text.has_cjk(ch) for ch in word)
-            and [len(token) for token in text.base_cut(word)] == [1, 2] and word[-1] in _TRADE_ENDINGS]
+    """A keyword the member set apart that the cut would shorten to a part: one word as typed, where
+    the part leaves out the keyword's end, the head that says what the thing is (公路 of 公路車, 芒果
+    of 芒果節, 百貨櫃 of 百貨櫃姐; not framing, 心得 of 遊玩心得), or is no word (唱歌手 of 駐唱歌手), or where a trade of three
+    characters loses its first, a lone character, before the worker (畫家 of 插畫家, 琴師 of 製琴師)."""
+    def shortened(word: str) -> bool:
+        pieces = Segmenter([], []).pieces(word)
+        part = pieces[0].units[0] if len(pieces) == 1 and len(pieces[0].units) == 1 else None
+        end = word[word.find(part) + len(part):] if part is not None else ""
+        return part is not None and part != word and (end and not any(is_framing(token) for token in text.base_cut(end))
+                                                      or not text.dictionary_frequency(part)) \
+            or len(word) == 3 and [len(token) for token in text.base_cut(word)] == [1, 2] and word[-1] in _TRADE_ENDINGS
+    return [word for word in map(text.fold, _typed_keywords(intent))
+            if 3 <= len(word) <= WHOLE_MAX_CHARS and all(text.has_cjk(ch) for ch in word) and shortened(word)]
 
 
 def _in_characters(folded: str) -> list[str]:
@@ -686,7 +695,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
     # What the member tells and asks, without the clauses of what else would do or is not wanted.
     told = "，".join(phrase for phrase in PHRASE.split(folded) if not _aside_clause(phrase))
     worker = _worker_asked(per_piece, folded, question, given)
-    if worker is not None and not (pointer and pointer.start() < question):
+    if worker is not None and not (pointer and pointer.start() < _written_at(worker, folded, question)[0]):
         # A question about a line of work names the worker, one thing however the dictionary cuts
         # it (救護技術員, 商業攝影師): the jobs and names the story tells are the setting
         # (「…在醫院藥局待了三年…學姊在 CRO 公司…。想看大家分享救護技術員的工作心得」).

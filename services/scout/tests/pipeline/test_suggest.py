@@ -821,9 +821,20 @@ def test_the_first_keyword_is_the_topic_whatever_class_the_dictionary_files_it_u
     assert suggest("我們 韓劇 心得")[0] == "韓劇"
 
 
-def test_a_trade_typed_as_a_keyword_keeps_the_character_the_cut_would_drop() -> None:
+def test_a_keyword_keeps_what_the_cut_would_drop_of_it() -> None:
     # The cut reads 修 琴師: the keyword typed is the piano tuner's trade, not any 琴師.
     assert suggest("修琴師 入行 收入")[0].startswith("修琴師")
+    # The head says what the thing is: a mountain bike, a pottery festival, not 登山 or 陶藝.
+    assert suggest("登山車 入門 推薦")[0].startswith("登山車")
+    assert suggest("陶藝節 攤位")[0].startswith("陶藝節")
+    # A framing end is left out still: 遊玩 is asked about, not 遊玩心得.
+    assert suggest("遊玩心得 推薦")[0] == "遊玩"
+
+
+def test_a_worker_asked_after_a_pointer_at_a_work_is_an_aspect_of_the_work() -> None:
+    # 這個節目 points back at the show; the nutritionist is what of it is asked.
+    terms = suggest("我媽追了好幾年《健康兩點靈》，常常照著買保健品。想看大家對這個節目的評價，或照著節目找營養師的經驗。")
+    assert terms[0] == "健康兩點靈" and names_none(terms, "營養師")
 
 
 def test_asking_to_share_is_the_question() -> None:
