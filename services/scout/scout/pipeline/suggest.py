@@ -51,6 +51,8 @@ _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
 # What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
+# A question word before 都 says "anything", asking nothing (什麼都不讓我擦, 哪裡都去過).
+_ANYTHING = re.compile(r"(?:什么|哪里|哪|谁|怎么)都")
 _OPTION_MARKS = ("、", "或", "还是")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
@@ -538,7 +540,7 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         marked = quoted_titles([intent])
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
-        naming = _from_person(_past_setting(naming, folded, given), folded, given)
+        naming = _from_person(_past_setting(naming, folded, given), folded, given) or _pointed_person(per_piece, folded)
         # A name right before a person's, a title at most between them, is where the person works
         # or what they hold (農業部長陳駿季, 和碩童子賢): the person is the topic.
         people = [c for p in naming for c in p if is_personal(c.folded)]
@@ -1070,6 +1072,23 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
                  or span[0] >= since)
 
 
+def _pointed_person(per_piece: list[list[_Concept]], folded: str) -> list[list[_Concept]]:
+    """Where no name the member gave is left, the person 他 or 她 in the question's sentence points
+    back at, outside a clause of what else would do or is not wanted: the last name before it that
+    reads as a person's, of three characters or a common surname's (「…看到珍古德過世的消息…想在課堂上
+    跟小朋友聊聊她」: 珍古德, not 課堂); none where no such name is written before it."""
+    sentence = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
+    pointer = next((m for m in _BACK.finditer(folded, sentence) if _PERSON_POINTER.fullmatch(m.group(0))
+                    and not _aside(m.start(), folded, sentence)), None)
+    if pointer is None:
+        return []
+    titled = frozenset(quoted_titles([folded]))
+    people = [(at, c) for p in per_piece for c in p if not is_place(c.folded) and _may_be_person(c, titled)
+              and (len(c.folded) == 3 or is_personal(c.folded) or text.dictionary_tag(c.folded) == "nr")
+              and 0 <= (at := folded.rfind(c.folded, 0, pointer.start()))]
+    return [[max(people, key=lambda n: n[0])[1]]] if people else []
+
+
 def _may_be_person(concept: _Concept, titled: frozenset[str]) -> bool:
     """A given name (no place) that reads as a person's (is_personal) or the dictionary files as one
     (莫文蔚), or one of three to five Chinese characters no dictionary knows, not a title in marks
@@ -1119,7 +1138,7 @@ def _asking_clauses(folded: str) -> list[int]:
     with a word of wanting or asking (想, 找, 推薦, 哪, 怎樣, 如何, 是不是, 嗎…)."""
     marks = [m.group(0) for m in CLAUSE.finditer(folded)] + [""]
     return [i for i, (clause, mark) in enumerate(zip(map(without_titles, CLAUSE.split(folded)), marks))
-            if mark in ("?", "？") or any(word in clause for word in _WANTING)]
+            if mark in ("?", "？") or any(word in _ANYTHING.sub("", clause) for word in _WANTING)]
 
 
 def _in_asking_clause(piece: list[_Concept], folded: str) -> bool:

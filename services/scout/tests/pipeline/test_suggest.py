@@ -995,3 +995,16 @@ def test_a_name_written_across_a_word_or_offered_as_an_option_is_not_proposed(le
 def test_the_other_name_the_member_gives_in_brackets_is_proposed_too(intent: str, names: tuple[str, ...]) -> None:
     terms = suggest_terms(intent, AliasLexicon.parse(""))
     assert all(any(name in term for term in terms) for name in names)
+
+
+def test_a_pronoun_in_the_question_points_back_at_a_person_no_lexicon_knows() -> None:
+    # 林懷民 is no name the member gave a title to, yet 他 points back at him, not at the book club.
+    terms = suggest("我在新竹當工程師，最近在書店翻到林懷民的舊訪談，想在公司讀書會跟同事聊聊他。想看大家怎麼回憶他的舞作和說過的話。")
+    assert terms[0] == "林懷民" and names_none(terms, "讀書會")
+
+
+def test_a_question_word_before_dou_asks_nothing() -> None:
+    # 什麼都不准 says "anything": the clause tells of the wife, the next one asks.
+    terms = suggest("我在台北上班，老婆很擔心什麼都不准我吃。想看痛風患者可以吃的零食和大家控制尿酸的心得。")
+    assert "痛風" in terms[0] and names_none(terms, "老婆")
+
