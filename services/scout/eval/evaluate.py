@@ -42,7 +42,7 @@ Exits 1 when a judged component misses its bar on any set.
 
 The sets (docs/scout.md 4.1): dataset.jsonl and holdout.jsonl, written from topics.py;
 natural_dev.jsonl and natural_dev2–8.jsonl, written blind and open for tuning;
-natural_blind.jsonl and natural_blind2–81.jsonl, written blind and each run unseen before it was opened.
+natural_blind.jsonl and natural_blind2–85.jsonl, written blind and each run unseen before it was opened.
 
     python services/scout/eval/evaluate.py [DATASET ...] [--groups g01,g02] [--rankings rules,rules+pool]
         [--no-suggested] [--in-process]
