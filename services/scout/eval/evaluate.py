@@ -554,6 +554,8 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: a story name listed again as an example is still the setting": ("scout.pipeline.suggest", "_named_apart",
                                                                                 lambda name, clauses: name in clauses),
     "proposals: the first keyword typed is the topic": ("scout.pipeline.suggest", "_typed_first", lambda *_: []),
+    "proposals: where the member works or studies is the setting": ("scout.pipeline.suggest", "_self_told",
+                                                                   lambda *_: False),
     "proposals: a pronoun points back at a person no lexicon knows": ("scout.pipeline.suggest", "_pointed_person",
                                                                      lambda *_: []),
 }

@@ -80,6 +80,8 @@ _KIN = re.compile(r"的(?:女儿|儿子|老婆|老公|太太|妻子|丈夫|爸�
 # what they tell.
 _ABOUT = re.compile(r"(?:对|关于|聊|(?:大家|其他人|网友|各位)(?!对|关于|聊))(?P<object>.+?)的?"
                     r"(?:心得|讨论|评价|看法|经验|感想|近况|消息|回忆|想法|分享)")
+# A clause where the member tells who they are or where they live, work or study (folded).
+_SELF = re.compile(r"我(?:是|住|在.*(?:上班|工作|念|读|教|当|做))")
 # A pronoun that points back at a person (folded).
 _PERSON_POINTER = re.compile(r"(?<!其)[他她](?!们)|这位")
 # A pointer back at a line of work (folded): 這行, 這份工作, 這個產業.
@@ -526,6 +528,8 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         # the rest asks about.
         asking = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
         per_piece = [p for p, at in zip(per_piece, _starts(per_piece, folded)) if not _aside(at, folded, asking)] or per_piece
+        # Who the member is and where they work or study (我是竹科的工程師, 我在台南教書) is the setting.
+        per_piece = _only(per_piece, lambda c: not _self_told(c, folded)) or per_piece
         # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
         unwanted = _unwanted_names([c for p in per_piece for c in p], folded)
         per_piece = _only(per_piece, lambda c: c.folded not in unwanted) or per_piece
@@ -574,6 +578,14 @@ def _own_setting(place: _Concept, folded: str) -> bool:
     我是台中的社工): where they live or work, not where what they ask about is."""
     starts = [m.start() for m in re.finditer(re.escape(place.folded), folded)]
     return bool(starts) and all(_clause_at(folded, at).lstrip().startswith("我") for at in starts)
+
+
+def _self_told(concept: _Concept, folded: str) -> bool:
+    """Whether a concept is named only in clauses before the question where the member says who they
+    are or where they live, work or study (我是台中的社工, 我住永康, 我在竹科上班, 我在台南教高中)."""
+    question = _clause_start(folded, max(_question(folded), 0))
+    starts = [m.start() for m in re.finditer(re.escape(concept.folded), folded)]
+    return bool(starts) and all(at < question and _SELF.match(_clause_at(folded, at).lstrip()) for at in starts)
 
 
 def _repeated(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:

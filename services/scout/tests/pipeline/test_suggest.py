@@ -1008,3 +1008,11 @@ def test_a_question_word_before_dou_asks_nothing() -> None:
     terms = suggest("我在台北上班，老婆很擔心什麼都不准我吃。想看痛風患者可以吃的零食和大家控制尿酸的心得。")
     assert "痛風" in terms[0] and names_none(terms, "老婆")
 
+
+def test_where_the_member_works_or_studies_is_the_setting() -> None:
+    # 台大醫院 is where the member works, a name the lexicon knows; the question asks of bread.
+    terms = suggest("我是在台大醫院上班的護理師，最近想學做麵包。想看烘焙課的上課心得跟學費。")
+    assert names_none(terms, "台大醫院")
+    # A story that tells of someone else is no setting: the show the mother watches is asked about.
+    assert suggest("我媽最近迷上韓綜《超人回來了》，想找台灣觀眾的心得。")[0] == "超人回來了"
+
