@@ -531,8 +531,6 @@ ABLATIONS: dict[str, tuple[str, str, object]] = {
     "proposals: what is named before 之後 says when": ("scout.pipeline.suggest", "_occasion", lambda *_: False),
     "proposals: a clause of what else would do": ("scout.pipeline.suggest", "_EXTRA_ENDINGS", ()),
     "proposals: a clause of what the member does not want": ("scout.pipeline.suggest", "_UNWANTED", re.compile(r"(?!)")),
-    "proposals: a thing the member does not want is not the topic anywhere": ("scout.pipeline.suggest",
-                                                                              "_unwanted_names", lambda *_: set()),
     "proposals: names listed as options are examples": ("scout.pipeline.suggest", "_option", lambda *_: False),
     "proposals: a name right before a person's says where the person works": ("scout.pipeline.suggest", "_affiliation",
                                                                            lambda *_: False),

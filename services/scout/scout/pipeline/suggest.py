@@ -33,7 +33,7 @@ from scout.pipeline import glosses, text
 from scout.pipeline.aliases import AliasLexicon, is_place, lexicon, places, unplaced
 from scout.pipeline.signature import NoTopicEvidence, build_signature
 from scout.pipeline.signature.concepts import is_generic_head, is_year
-from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, UNWANTED, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
+from scout.pipeline.signature.segment import (CLAUSE, KIND_ENDINGS, PHRASE, NAME_MAX_FREQUENCY, WHOLE_MAX_CHARS, Piece, Segmenter, bears_title, chunks, compound_parts, framing_words,
                                               bare_clause, bracketed_names, is_common_word, is_framing, is_personal, is_proper_noun, parts_around_names, quoted_titles,
                                               titles, turns_away, without_titles)
 
@@ -60,8 +60,6 @@ _OCCASION = ("之后", "以后", "之前", "以前")
 _EXTRA_ENDINGS = ("也可以", "都可以", "也行", "都行", "也想看", "也想知道", "也想听", "更好", "也欢迎")
 # A clause of what is not wanted that only points back (folded): 那些就不用了, 這種的不要.
 _POINTED_AWAY = re.compile(r"(?:那|这)(?:些|种|类)")
-# What is left of a clause that only lists things (folded): 的, 就, 跟, 和, 與, 或, 、.
-_JOINING = "的就跟和与及或、 "
 # Marks that close a title or a quote (《我是遺物整理師》之後).
 _CLOSING = "》〉」』\"'）)"
 # What points back at something named before (folded).
@@ -530,9 +528,6 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         per_piece = [p for p, at in zip(per_piece, _starts(per_piece, folded)) if not _aside(at, folded, asking)] or per_piece
         # Who the member is and where they work or study (我是竹科的工程師, 我在台南教書) is the setting.
         per_piece = _only(per_piece, lambda c: not _self_told(c, folded)) or per_piece
-        # A thing the member says they do not want (彭政閔的就不用了) is not the topic anywhere.
-        unwanted = _unwanted_names([c for p in per_piece for c in p], folded)
-        per_piece = _only(per_piece, lambda c: c.folded not in unwanted) or per_piece
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -646,22 +641,6 @@ def _aside(at: int, folded: str, asking: int) -> bool:
     following = _clause_at(folded, end.end()) if end else ""
     return _aside_clause(_clause_at(folded, at)) or turns_away(_clause_at(folded, at, PHRASE)) \
         or bool(_POINTED_AWAY.match(following)) and _aside_clause(following)
-
-
-def _unwanted_names(concepts: list[_Concept], folded: str) -> set[str]:
-    """The things a clause of what the member does not want names when it names nothing else
-    (彭政閔的就不用了, 松屋跟吉野家的就不用); not those of one that describes them, which names the
-    topic in another sense (那個叫一風堂的樂團就不用了); folded."""
-    names = sorted({c.folded for c in concepts}, key=len, reverse=True)
-    unwanted: set[str] = set()
-    for clause in (clause.strip() for clause in CLAUSE.split(folded)):
-        ending = UNWANTED.search(clause)
-        rest = clause[:ending.start()] if ending else ""
-        for name in names:
-            rest = rest.replace(name, "")
-        if ending and not rest.strip(_JOINING):
-            unwanted.update(name for name in names if name in clause)
-    return unwanted
 
 
 def _aside_clause(clause: str) -> bool:

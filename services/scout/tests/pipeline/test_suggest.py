@@ -1016,3 +1016,12 @@ def test_where_the_member_works_or_studies_is_the_setting() -> None:
     # A story that tells of someone else is no setting: the show the mother watches is asked about.
     assert suggest("我媽最近迷上韓綜《超人回來了》，想找台灣觀眾的心得。")[0] == "超人回來了"
 
+
+def test_a_name_the_clause_of_what_is_not_wanted_also_writes_stays_the_topic_where_asked() -> None:
+    # 不要真實海盜的歷史考據 turns away history, not the work the question asks about.
+    terms = suggest("我在台中開咖啡店，最近想重看《海盜王國》的動畫，想找大家對每一季的評價。不要真實海盜王國的歷史考據。")
+    assert terms[0] == "海盜王國"
+    # One that names only things turns them away wherever they are named.
+    terms = suggest("以前常去涓豆腐跟三媽臭臭鍋，最近想吃韓式料理。想看大家推薦的部隊鍋。不要涓豆腐跟三媽臭臭鍋。")
+    assert names_none(terms, "涓豆腐", "三媽臭臭鍋")
+
