@@ -100,8 +100,6 @@ _DOING_WORK = re.compile(r"(?:做|当)过?$")
 _WORK_POINTER = re.compile(r"这(?:部|本|款|系列|张|个(?:节目|频道|牌子|品牌|游戏|影集))")
 # What joins two things a clause lists (folded).
 _AND = ("跟", "和")
-# How a count of things begins (folded): 一, 兩, 幾, 第.
-_COUNTING = "一两几第"
 _MONTH = re.compile(r"^[0-9一二三四五六七八九十]{1,3}月$")
 _SENTENCE_MARK = re.compile(r"[，。？！?!]")
 # jieba's tags of verbs and set phrases.
@@ -729,7 +727,7 @@ def _past_story(per_piece: list[list[_Concept]], folded: str, intent: str, given
         named = _asked_there(in_question, things, given, folded, question)
     after = "，".join(phrase for phrase in PHRASE.split(folded[_clause_start(folded, ask):]) if not _aside_clause(phrase))
     if not named or not _STORY_END.search(folded, 0, question) or pointer and pointer.start() <= named[0][0] \
-            or any(given(s) and _named_apart(s.folded, after) for s in things if not any(s is n for _, n in named)):
+            or any(given(s) and s.folded in after for s in things if not any(s is n for _, n in named)):
         return per_piece
     return _only(per_piece, lambda c: any(c is n for _, n in named) or any(
         c is p for _, p in in_question if is_place(p.folded)))
@@ -854,12 +852,6 @@ def _told_aside(story: list[_Concept], per_piece: list[list[_Concept]], starts: 
     return [c for p, at in zip(per_piece, starts) if at >= start for c in p
             if c.folded in told and not is_place(c.folded) and not any(c is s for s in story)
             and _aside_clause(_clause_at(folded, folded.find(c.folded, at), PHRASE))]
-
-
-def _named_apart(name: str, clauses: str) -> bool:
-    """Whether clauses name a thing other than as one of a list of examples (珍珠奶茶 of 「…的評價，
-    珍珠奶茶、其他飲料或餐點都想看」)."""
-    return any(not _in_list(clauses, m.start(), m.end()) for m in re.finditer(re.escape(name), clauses))
 
 
 def _own_names(asked: list[tuple[int, _Concept]], given: Callable[[_Concept], bool], folded: str,
@@ -1264,7 +1256,7 @@ def _concepts(pieces: list[Piece], segmenter: Segmenter, intent: str, years: boo
             if not years:
                 # A year is no topic, nor one in a run with a name (TGA 2025, 2026經典賽), nor any
                 # other time, which only says when (十二月, 明年, 週末).
-                if is_year(unit) or (unit not in segmenter.words and (_is_time(unit) or _is_count(unit))):
+                if is_year(unit) or (unit not in segmenter.words and _is_time(unit)):
                     continue
                 unit = _YEAR_BESIDE.sub("", unit).strip() or unit
             unit = unit if unit in segmenter.words else _unglued(unit)
@@ -1278,12 +1270,6 @@ def _is_time(unit: str) -> bool:
     """A word of the dictionary that says when (明年, 週末, 暑假: tagged t), a month (十二月), or a
     number of one or two digits, a day's or a month's (9/7)."""
     return text.dictionary_tag(unit) == "t" or bool(_MONTH.match(unit)) or unit.isdigit() and len(unit) <= 2
-
-
-def _is_count(unit: str) -> bool:
-    """One, a few or an ordinal with its measure word, as the dictionary files them (一台, 兩個,
-    幾集, 第一次): how many, not what; not other numerals, which are often names (九三, 二手)."""
-    return text.dictionary_tag(unit) == "m" and unit[0] in _COUNTING
 
 
 def _parts(unit: str) -> list[str] | None:
@@ -1412,20 +1398,11 @@ def _inside_named_city(place: _Concept, concepts: list[_Concept]) -> bool:
         c.folded.startswith(city) and c.folded != city for c in concepts)
 
 
-def _first_city(concepts: list[_Concept]) -> _Concept | None:
-    """The first city a request names (高雄 of 高雄 機車 駕訓班 考照), which the core keeps: posts that
-    say where are the ones the request wants. A country only says where (_is_country), and other
-    places after it are left to the other concepts (太魯閣 of 「0403花蓮大地震之後的重建，太魯閣…」)."""
-    return next((c for c in concepts if is_place(c.folded) and not _is_country(c.folded)), None)
-
-
 def _core(concepts: list[_Concept]) -> list[_Concept]:
-    """The most specific concepts, in the intent's order: the first city named, then names, then
-    the rarer words; not a place inside the city another concept's name begins with, which only
+    """The most specific concepts, in the intent's order: names, then the rarer words; not a place inside the city another concept's name begins with, which only
     says where in it (愛河 of 高雄燈會 愛河)."""
     concepts = [c for c in concepts if not _inside_named_city(c, concepts)] or concepts
     if len(concepts) <= MAX_CONCEPTS:
         return concepts
-    city = _first_city(concepts)
-    kept = sorted(concepts, key=lambda c: (c is not city, _specificity(c)))[:MAX_CONCEPTS]
+    kept = sorted(concepts, key=_specificity)[:MAX_CONCEPTS]
     return [c for c in concepts if any(c is k for k in kept)]
