@@ -525,7 +525,8 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         asking = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
         per_piece = [p for p, at in zip(per_piece, _starts(per_piece, folded)) if not _aside(at, folded, asking)] or per_piece
         # Who the member is and where they work or study (我是竹科的工程師, 我在台南教書) is the setting.
-        per_piece = _only(per_piece, lambda c: not _self_told(c, folded)) or per_piece
+        question = _clause_start(folded, max(_question(folded), 0))
+        per_piece = _only(per_piece, lambda c: not _self_told(c, folded, question)) or per_piece
 
         def given(concept: _Concept) -> bool:
             return _given_name(concept, segmenter, aliases, folded) and not is_place(concept.folded)
@@ -573,10 +574,9 @@ def _own_setting(place: _Concept, folded: str) -> bool:
     return bool(starts) and all(_clause_at(folded, at).lstrip().startswith("我") for at in starts)
 
 
-def _self_told(concept: _Concept, folded: str) -> bool:
-    """Whether a concept is named only in clauses before the question where the member says who they
-    are or where they live, work or study (我是台中的社工, 我住永康, 我在竹科上班, 我在台南教高中)."""
-    question = _clause_start(folded, max(_question(folded), 0))
+def _self_told(concept: _Concept, folded: str, question: int) -> bool:
+    """Whether a concept is named only in clauses before the question (its start) where the member
+    says who they are or where they live, work or study (我是台中的社工, 我住永康, 我在竹科上班)."""
     starts = [m.start() for m in re.finditer(re.escape(concept.folded), folded)]
     return bool(starts) and all(at < question and _SELF.match(_clause_at(folded, at).lstrip()) for at in starts)
 
