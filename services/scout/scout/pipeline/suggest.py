@@ -50,9 +50,9 @@ _PEOPLE = ("人", "大家", "各位", "网友", "同好", "过来人")
 _BECOMING = re.compile(r"想(?:要|去|转行|转职|回乡|改)?当")
 # Words of a clause that asks or wants (folded).
 _WANTING = ("想", "求", "找", "推荐", "请问", "哪", "怎", "如何", "什么", "多少", "谁", "是不是", "有没有", "吗", "呢")
-# What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
 # A question word before 都 says "anything", asking nothing (什麼都不讓我擦, 哪裡都去過).
 _ANYTHING = re.compile(r"(?:什么|哪里|哪|谁|怎么)都")
+# What joins options in a list (folded): 長榮、華航或星宇, 搭高鐵還是地鐵.
 _OPTION_MARKS = ("、", "或", "还是")
 # Words after a stretch that make it a time (folded): 之後, 以後, 之前, 以前.
 _OCCASION = ("之后", "以后", "之前", "以前")
@@ -538,7 +538,8 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
         marked = quoted_titles([intent])
         plain = [p for p in naming if any(given(c) and not _option(c, folded) and not _common_name(c, marked) for c in p)]
         naming = plain or naming
-        naming = _from_person(_past_setting(naming, folded, given), folded, given) or _pointed_person(per_piece, folded)
+        naming = _from_person(_past_setting(naming, folded, given), folded, given) or _pointed_person(
+            per_piece, folded, asking, frozenset(marked))
         # A name right before a person's, a title at most between them, is where the person works
         # or what they hold (農業部長陳駿季, 和碩童子賢): the person is the topic.
         people = [c for p in naming for c in p if is_personal(c.folded)]
@@ -570,15 +571,19 @@ def _topic(pieces: list[Piece], segmenter: Segmenter, intent: str, folded: str, 
 def _own_setting(place: _Concept, folded: str) -> bool:
     """Whether a place is named only where the member tells of themselves (我住彰化, 我在台北做設計,
     我是台中的社工): where they live or work, not where what they ask about is."""
-    starts = [m.start() for m in re.finditer(re.escape(place.folded), folded)]
-    return bool(starts) and all(_clause_at(folded, at).lstrip().startswith("我") for at in starts)
+    return _named_only_where(place, folded, lambda at: _clause_at(folded, at).lstrip().startswith("我"))
 
 
 def _self_told(concept: _Concept, folded: str, question: int) -> bool:
     """Whether a concept is named only in clauses before the question (its start) where the member
     says who they are or where they live, work or study (我是台中的社工, 我住永康, 我在竹科上班)."""
+    return _named_only_where(concept, folded, lambda at: at < question and bool(_SELF.match(_clause_at(folded, at).lstrip())))
+
+
+def _named_only_where(concept: _Concept, folded: str, where: Callable[[int], bool]) -> bool:
+    """Whether the folded intent names a concept, and only at places `where` holds for."""
     starts = [m.start() for m in re.finditer(re.escape(concept.folded), folded)]
-    return bool(starts) and all(at < question and _SELF.match(_clause_at(folded, at).lstrip()) for at in starts)
+    return bool(starts) and all(where(at) for at in starts)
 
 
 def _repeated(per_piece: list[list[_Concept]], folded: str) -> list[_Concept] | None:
@@ -1055,17 +1060,17 @@ def _from_person(naming: list[list[_Concept]], folded: str, given: Callable[[_Co
                  or span[0] >= since)
 
 
-def _pointed_person(per_piece: list[list[_Concept]], folded: str) -> list[list[_Concept]]:
+def _pointed_person(per_piece: list[list[_Concept]], folded: str, sentence: int,
+                    titled: frozenset[str]) -> list[list[_Concept]]:
     """Where no name the member gave is left, the person 他 or 她 in the question's sentence points
     back at, outside a clause of what else would do or is not wanted: the last name before it that
     reads as a person's, of three characters or a common surname's (「…看到珍古德過世的消息…想在課堂上
-    跟小朋友聊聊她」: 珍古德, not 課堂); none where no such name is written before it."""
-    sentence = _sentence_start(folded, _clause_start(folded, max(_question(folded), 0)))
+    跟小朋友聊聊她」: 珍古德, not 課堂); none where no such name is written before it. `sentence`: where
+    the question's sentence starts; `titled`: the titles in title marks, folded."""
     pointer = next((m for m in _BACK.finditer(folded, sentence) if _PERSON_POINTER.fullmatch(m.group(0))
                     and not _aside(m.start(), folded, sentence)), None)
     if pointer is None:
         return []
-    titled = frozenset(quoted_titles([folded]))
     people = [(at, c) for p in per_piece for c in p if not is_place(c.folded) and _may_be_person(c, titled)
               and (len(c.folded) == 3 or is_personal(c.folded) or text.dictionary_tag(c.folded) == "nr")
               and 0 <= (at := folded.rfind(c.folded, 0, pointer.start()))]
